@@ -1,0 +1,98 @@
+#pragma once
+// The chapter's modules, with the book's constructor arguments and PyTorch's draw order: each module
+// draws its weights from the generator at construction, in the order its attributes are created.
+// Modules start in training mode, like torch.nn.Module.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "attn/generator.hpp"
+#include "attn/tensor.hpp"
+
+namespace attn::nn {
+
+class Module {
+public:
+    virtual ~Module() = default;
+    virtual Tensor forward(const Tensor& x) = 0;
+    Tensor operator()(const Tensor& x) { return forward(x); }
+    virtual void train(bool mode = true) { training = mode; }
+    void eval() { train(false); }
+    bool training = true;
+};
+
+// y = x W^T + b. weight [out_features, in_features] and bias [out_features] are drawn by
+// kaiming_uniform_(a=sqrt(5)) and uniform(-1/sqrt(in), 1/sqrt(in)), weight first.
+class Linear : public Module {
+public:
+    Linear(int64_t in_features, int64_t out_features, bool bias = true, Generator& gen = default_generator());
+    Tensor forward(const Tensor& x) override;
+    int64_t in_features, out_features;
+    Tensor weight;
+    std::optional<Tensor> bias;
+};
+
+// Training mode: zero each element with probability p and scale the rest by 1/(1-p). Eval: identity.
+class Dropout : public Module {
+public:
+    explicit Dropout(double p = 0.5, Generator& gen = default_generator());
+    Tensor forward(const Tensor& x) override;
+    double p;
+    Generator* generator;
+};
+
+// Section 3.4.2: three plain weight matrices [d_in, d_out] drawn with torch.rand.
+class SelfAttention_v1 : public Module {
+public:
+    SelfAttention_v1(int64_t d_in, int64_t d_out, Generator& gen = default_generator());
+    Tensor forward(const Tensor& x) override;
+    int64_t d_out;
+    Tensor W_query, W_key, W_value;
+};
+
+// Section 3.4.2: the same with nn.Linear projections.
+class SelfAttention_v2 : public Module {
+public:
+    SelfAttention_v2(int64_t d_in, int64_t d_out, bool qkv_bias = false, Generator& gen = default_generator());
+    Tensor forward(const Tensor& x) override;
+    int64_t d_out;
+    Linear W_query, W_key, W_value;
+};
+
+// Section 3.5.3: causal mask and dropout on the attention weights; input [batch, num_tokens, d_in].
+class CausalAttention : public Module {
+public:
+    CausalAttention(int64_t d_in, int64_t d_out, int64_t context_length, double dropout, bool qkv_bias = false,
+                    Generator& gen = default_generator());
+    Tensor forward(const Tensor& x) override;
+    void train(bool mode = true) override;
+    int64_t d_out, context_length;
+    Linear W_query, W_key, W_value;
+    Dropout dropout;
+    Tensor mask;  // triu(ones(context_length, context_length), diagonal=1)
+};
+
+// Section 3.6.1: num_heads independent CausalAttention heads, outputs concatenated on the last dim.
+class MultiHeadAttentionWrapper : public Module {
+public:
+    MultiHeadAttentionWrapper(int64_t d_in, int64_t d_out, int64_t context_length, double dropout, int64_t num_heads,
+                              bool qkv_bias = false, Generator& gen = default_generator());
+    Tensor forward(const Tensor& x) override;
+    void train(bool mode = true) override;
+    std::vector<CausalAttention> heads;
+};
+
+// Section 3.6.2: one projection per Q/K/V split into heads, then an output projection.
+class MultiHeadAttention : public Module {
+public:
+    MultiHeadAttention(int64_t d_in, int64_t d_out, int64_t context_length, double dropout, int64_t num_heads,
+                       bool qkv_bias = false, Generator& gen = default_generator());
+    Tensor forward(const Tensor& x) override;
+    void train(bool mode = true) override;
+    int64_t d_out, num_heads, head_dim, context_length;
+    Linear W_query, W_key, W_value, out_proj;
+    Dropout dropout;
+    Tensor mask;
+};
+
+}  // namespace attn::nn
