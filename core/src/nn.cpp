@@ -1,0 +1,265 @@
+// The chapter's modules. Constructors draw in the order PyTorch creates attributes; forward passes
+// follow the book's code line by line, so every intermediate rounds as PyTorch's does.
+#include "attn/nn.hpp"
+
+#include <cmath>
+
+#include "attn/error.hpp"
+#include "attn/ops.hpp"
+
+namespace attn::nn {
+
+namespace {
+
+void require_positive(int64_t value, const char* module, const char* name) {
+    if (value <= 0)
+        throw Error(std::string(module) + ": " + name + " must be a positive integer, got " + std::to_string(value));
+}
+
+void require_probability(double p, const char* module) {
+    if (!(p >= 0.0 && p <= 1.0))
+        throw Error(std::string(module) + ": dropout probability must be in [0, 1], got " + std::to_string(p));
+}
+
+// x's last dim must be d_in and it must have one of the accepted ranks.
+void check_input(const Tensor& x, int64_t d_in, const char* module, int64_t min_rank, int64_t max_rank) {
+    if (x.dim() < min_rank || x.dim() > max_rank)
+        throw Error(std::string(module) + ": expected an input with " + std::to_string(min_rank) +
+                    (min_rank == max_rank ? "" : " to " + std::to_string(max_rank)) + " dims, got shape " +
+                    shape_str(x.shape()));
+    if (x.size(-1) != d_in)
+        throw Error(std::string(module) + ": input of shape " + shape_str(x.shape()) + " has " +
+                    std::to_string(x.size(-1)) + " features in its last dim, expected d_in = " + std::to_string(d_in));
+}
+
+void check_tokens(int64_t num_tokens, int64_t context_length, const char* module) {
+    if (num_tokens > context_length)
+        throw Error(std::string(module) + ": the input has " + std::to_string(num_tokens) +
+                    " tokens, more than context_length = " + std::to_string(context_length));
+}
+
+// `keys.shape[-1]**0.5` is a Python double; dividing a float32 tensor by it rounds it to float first.
+Tensor scale_scores(const Tensor& scores, int64_t d_k) {
+    return div(scores, std::sqrt(static_cast<double>(d_k)));
+}
+
+// The causal mask buffer: ones above the diagonal.
+Tensor causal_mask(int64_t context_length) { return triu(ones({context_length, context_length}), 1); }
+
+// scores.masked_fill_(mask.bool()[:n, :n], -inf) for the last two dims of scores.
+void mask_future(Tensor& scores, const Tensor& mask) {
+    const int64_t n = scores.size(-1);
+    scores.masked_fill_(mask.to_bool().slice(0, 0, n).slice(1, 0, n), -INFINITY);
+}
+
+// Checks the arguments the attention modules share before anything is drawn from the generator.
+int64_t checked_d_out(const char* module, int64_t d_in, int64_t d_out, int64_t context_length, double p) {
+    require_positive(d_in, module, "d_in");
+    require_positive(d_out, module, "d_out");
+    require_positive(context_length, module, "context_length");
+    require_probability(p, module);
+    return d_out;
+}
+
+Tensor parameter(Tensor t) {
+    t.set_parameter(true, true);
+    return t;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- Linear
+
+Linear::Linear(int64_t in_features_, int64_t out_features_, bool with_bias, Generator& gen)
+    : in_features(in_features_), out_features(out_features_) {
+    require_positive(in_features, "Linear", "in_features");
+    require_positive(out_features, "Linear", "out_features");
+    // kaiming_uniform_(a=sqrt(5)), all in Python doubles (torch-rng.md §4).
+    const double a = std::sqrt(5.0);
+    const double gain = std::sqrt(2.0 / (1.0 + a * a));
+    const double bound = std::sqrt(3.0) * (gain / std::sqrt(static_cast<double>(in_features)));
+    weight = Tensor::empty({out_features, in_features});
+    fill_uniform(weight, -bound, bound, gen);
+    weight = parameter(weight);
+    if (with_bias) {
+        const double b = 1.0 / std::sqrt(static_cast<double>(in_features));
+        Tensor t = Tensor::empty({out_features});
+        fill_uniform(t, -b, b, gen);
+        bias = parameter(t);
+    }
+}
+
+Tensor Linear::forward(const Tensor& x) {
+    if (x.dim() < 1 || x.size(-1) != in_features)
+        throw Error("Linear: input of shape " + shape_str(x.shape()) + " does not end in in_features = " +
+                    std::to_string(in_features));
+    // The running sum of the product comes first, the bias is added after it (torch-numerics §3).
+    Tensor y = matmul(x, weight.T());
+    const char* grad_fn;
+    if (bias) {
+        y = add(y, *bias);
+        grad_fn = x.dim() == 2 ? "AddmmBackward0" : x.dim() == 1 ? "AddBackward0" : "ViewBackward0";
+    } else {
+        grad_fn = x.dim() == 2 ? "MmBackward0" : x.dim() == 1 ? "SqueezeBackward3" : "UnsafeViewBackward0";
+    }
+    return y.record(grad_fn, {&x, &weight});
+}
+
+// ---------------------------------------------------------------- Dropout
+
+Dropout::Dropout(double p_, Generator& gen) : p(p_), generator(&gen) { require_probability(p, "Dropout"); }
+
+Tensor Dropout::forward(const Tensor& x) {
+    require_probability(p, "Dropout");
+    if (!training || p == 0.0 || x.numel() == 0) return x;
+    if (p == 1.0) return mul(x, 0.0);
+    // noise = bernoulli(1 - p) / (1 - p), then x * noise: two roundings, as ATen does.
+    const float scale = 1.0f / static_cast<float>(1.0 - p);
+    const std::vector<bool> keep = bernoulli_keep_mask(x.numel(), p, *generator);
+    std::vector<float> noise(keep.size());
+    for (size_t i = 0; i < keep.size(); ++i) noise[i] = keep[i] ? scale : 0.0f;
+    return mul(x, Tensor::from_vector(x.shape(), std::move(noise)));
+}
+
+// ---------------------------------------------------------------- SelfAttention_v1
+
+SelfAttention_v1::SelfAttention_v1(int64_t d_in, int64_t d_out_, Generator& gen) : d_out(d_out_) {
+    require_positive(d_in, "SelfAttention_v1", "d_in");
+    require_positive(d_out, "SelfAttention_v1", "d_out");
+    W_query = parameter(rand({d_in, d_out}, gen));
+    W_key = parameter(rand({d_in, d_out}, gen));
+    W_value = parameter(rand({d_in, d_out}, gen));
+}
+
+Tensor SelfAttention_v1::forward(const Tensor& x) {
+    check_input(x, W_query.size(0), "SelfAttention_v1", 1, 3);
+    const Tensor keys = matmul(x, W_key);
+    const Tensor queries = matmul(x, W_query);
+    const Tensor values = matmul(x, W_value);
+    const Tensor scores = matmul(queries, keys.dim() == 1 ? keys : keys.transpose(-2, -1));  // omega
+    const Tensor weights = softmax(scale_scores(scores, keys.size(-1)), -1);
+    return matmul(weights, values);
+}
+
+// ---------------------------------------------------------------- SelfAttention_v2
+
+SelfAttention_v2::SelfAttention_v2(int64_t d_in, int64_t d_out_, bool qkv_bias, Generator& gen)
+    : d_out(d_out_),
+      W_query(d_in, d_out_, qkv_bias, gen),
+      W_key(d_in, d_out_, qkv_bias, gen),
+      W_value(d_in, d_out_, qkv_bias, gen) {}
+
+Tensor SelfAttention_v2::forward(const Tensor& x) {
+    check_input(x, W_query.in_features, "SelfAttention_v2", 1, 3);
+    const Tensor keys = W_key(x);
+    const Tensor queries = W_query(x);
+    const Tensor values = W_value(x);
+    const Tensor scores = matmul(queries, keys.dim() == 1 ? keys : keys.transpose(-2, -1));
+    const Tensor weights = softmax(scale_scores(scores, keys.size(-1)), -1);
+    return matmul(weights, values);
+}
+
+// ---------------------------------------------------------------- CausalAttention
+
+CausalAttention::CausalAttention(int64_t d_in, int64_t d_out_, int64_t context_length_, double p, bool qkv_bias,
+                                 Generator& gen)
+    : d_out(checked_d_out("CausalAttention", d_in, d_out_, context_length_, p)),
+      context_length(context_length_),
+      W_query(d_in, d_out_, qkv_bias, gen),
+      W_key(d_in, d_out_, qkv_bias, gen),
+      W_value(d_in, d_out_, qkv_bias, gen),
+      dropout(p, gen),
+      mask(causal_mask(context_length_)) {}
+
+void CausalAttention::train(bool mode) {
+    Module::train(mode);
+    dropout.train(mode);
+}
+
+Tensor CausalAttention::forward(const Tensor& x) {
+    check_input(x, W_query.in_features, "CausalAttention", 2, 3);
+    check_tokens(x.size(-2), context_length, "CausalAttention");
+    const Tensor keys = W_key(x);
+    const Tensor queries = W_query(x);
+    const Tensor values = W_value(x);
+    Tensor scores = matmul(queries, keys.transpose(-2, -1));
+    mask_future(scores, mask);
+    Tensor weights = softmax(scale_scores(scores, keys.size(-1)), -1);
+    weights = dropout(weights);
+    return matmul(weights, values);
+}
+
+// ---------------------------------------------------------------- MultiHeadAttentionWrapper
+
+MultiHeadAttentionWrapper::MultiHeadAttentionWrapper(int64_t d_in, int64_t d_out, int64_t context_length, double p,
+                                                     int64_t num_heads, bool qkv_bias, Generator& gen) {
+    checked_d_out("MultiHeadAttentionWrapper", d_in, d_out, context_length, p);
+    require_positive(num_heads, "MultiHeadAttentionWrapper", "num_heads");
+    heads.reserve(static_cast<size_t>(num_heads));
+    for (int64_t h = 0; h < num_heads; ++h) heads.emplace_back(d_in, d_out, context_length, p, qkv_bias, gen);
+}
+
+void MultiHeadAttentionWrapper::train(bool mode) {
+    Module::train(mode);
+    for (auto& head : heads) head.train(mode);
+}
+
+Tensor MultiHeadAttentionWrapper::forward(const Tensor& x) {
+    std::vector<Tensor> outputs;
+    for (auto& head : heads) outputs.push_back(head(x));
+    return cat(outputs, -1);
+}
+
+// ---------------------------------------------------------------- MultiHeadAttention
+
+static int64_t checked_head_dim(int64_t d_in, int64_t d_out, int64_t context_length, double p, int64_t num_heads) {
+    checked_d_out("MultiHeadAttention", d_in, d_out, context_length, p);
+    require_positive(num_heads, "MultiHeadAttention", "num_heads");
+    if (d_out % num_heads != 0)
+        throw Error("MultiHeadAttention: d_out must be divisible by num_heads, got d_out = " + std::to_string(d_out) +
+                    " and num_heads = " + std::to_string(num_heads));
+    return d_out / num_heads;
+}
+
+MultiHeadAttention::MultiHeadAttention(int64_t d_in, int64_t d_out_, int64_t context_length_, double p,
+                                       int64_t num_heads_, bool qkv_bias, Generator& gen)
+    : d_out(d_out_),
+      num_heads(num_heads_),
+      head_dim(checked_head_dim(d_in, d_out_, context_length_, p, num_heads_)),
+      context_length(context_length_),
+      W_query(d_in, d_out_, qkv_bias, gen),
+      W_key(d_in, d_out_, qkv_bias, gen),
+      W_value(d_in, d_out_, qkv_bias, gen),
+      out_proj(d_out_, d_out_, true, gen),
+      dropout(p, gen),
+      mask(causal_mask(context_length_)) {}
+
+void MultiHeadAttention::train(bool mode) {
+    Module::train(mode);
+    dropout.train(mode);
+}
+
+Tensor MultiHeadAttention::forward(const Tensor& input) {
+    check_input(input, W_query.in_features, "MultiHeadAttention", 2, 3);
+    const bool batched = input.dim() == 3;
+    const Tensor x = batched ? input : input.view({1, input.size(0), input.size(1)});
+    const int64_t b = x.size(0), num_tokens = x.size(1);
+    check_tokens(num_tokens, context_length, "MultiHeadAttention");
+
+    // Project once, then split the last dim into heads: [b, T, d_out] -> [b, heads, T, head_dim].
+    const Tensor keys = W_key(x).view({b, num_tokens, num_heads, head_dim}).transpose(1, 2);
+    const Tensor queries = W_query(x).view({b, num_tokens, num_heads, head_dim}).transpose(1, 2);
+    const Tensor values = W_value(x).view({b, num_tokens, num_heads, head_dim}).transpose(1, 2);
+
+    Tensor scores = matmul(queries, keys.transpose(2, 3));
+    mask_future(scores, mask);
+    Tensor weights = softmax(scale_scores(scores, keys.size(-1)), -1);
+    weights = dropout(weights);
+
+    // Merge the heads back: [b, heads, T, head_dim] -> [b, T, d_out].
+    const Tensor context = matmul(weights, values).transpose(1, 2).contiguous().view({b, num_tokens, d_out});
+    const Tensor out = out_proj(context);
+    return batched ? out : out.view({num_tokens, d_out});
+}
+
+}  // namespace attn::nn

@@ -1,0 +1,394 @@
+// Creation, elementwise ops, products and structure ops. Reductions (sum, softmax) are in reductions.cpp.
+#include "attn/ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attn/error.hpp"
+#include "kernels/kernels.hpp"
+#include "strided.hpp"
+
+namespace attn {
+
+// ---------------------------------------------------------------- broadcasting
+
+namespace detail {
+
+Shape broadcast_strides(const Tensor& t, const Shape& shape) {
+    Shape strides(shape.size(), 0);
+    const size_t lead = shape.size() - t.shape().size();
+    for (size_t i = 0; i < t.shape().size(); ++i)
+        strides[lead + i] = t.shape()[i] == 1 ? 0 : t.strides()[i];
+    return strides;
+}
+
+std::vector<float> broadcast_values(const Tensor& t, const Shape& shape) {
+    std::vector<float> out;
+    out.reserve(static_cast<size_t>(shape_numel(shape)));
+    const float* base = TensorAccess::base(t);
+    for_each_offset(shape, broadcast_strides(t, shape), TensorAccess::offset(t),
+                    [&](int64_t off) { out.push_back(base[off]); });
+    return out;
+}
+
+}  // namespace detail
+
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
+    const size_t rank = std::max(a.size(), b.size());
+    Shape out(rank);
+    for (size_t i = 0; i < rank; ++i) {
+        const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+        const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+        if (da != db && da != 1 && db != 1)
+            throw Error(std::string(op) + ": shapes " + shape_str(a) + " and " + shape_str(b) +
+                        " cannot be broadcast together (size " + std::to_string(da) + " != " + std::to_string(db) +
+                        " at dim " + std::to_string(i) + ")");
+        out[i] = da == 1 ? db : da;
+    }
+    return out;
+}
+
+// Values of t, contiguous and row-major, without a copy when t already is.
+static std::vector<float> values_as(const Tensor& t, const Shape& shape) {
+    return detail::broadcast_values(t, shape);
+}
+
+// ---------------------------------------------------------------- creation
+
+Tensor scalar_tensor(double value) { return Tensor::from_vector({}, {static_cast<float>(value)}); }
+
+Tensor tensor(std::initializer_list<double> values) {
+    std::vector<float> v;
+    for (double x : values) v.push_back(static_cast<float>(x));
+    return Tensor::from_vector({static_cast<int64_t>(values.size())}, std::move(v));
+}
+
+namespace {
+// Flattens nested initializer lists, checking that every row has the same length.
+template <class List>
+void flatten_nested(const List& list, Shape& shape, size_t depth, std::vector<float>& out);
+
+void flatten_nested(const std::initializer_list<double>& list, Shape& shape, size_t depth, std::vector<float>& out) {
+    if (shape.size() <= depth) shape.push_back(static_cast<int64_t>(list.size()));
+    else if (shape[depth] != static_cast<int64_t>(list.size()))
+        throw Error("tensor: nested lists are ragged: expected length " + std::to_string(shape[depth]) + " at depth " +
+                    std::to_string(depth) + ", got " + std::to_string(list.size()));
+    for (double x : list) out.push_back(static_cast<float>(x));
+}
+
+template <class List>
+void flatten_nested(const List& list, Shape& shape, size_t depth, std::vector<float>& out) {
+    if (shape.size() <= depth) shape.push_back(static_cast<int64_t>(list.size()));
+    else if (shape[depth] != static_cast<int64_t>(list.size()))
+        throw Error("tensor: nested lists are ragged: expected length " + std::to_string(shape[depth]) + " at depth " +
+                    std::to_string(depth) + ", got " + std::to_string(list.size()));
+    for (const auto& sub : list) flatten_nested(sub, shape, depth + 1, out);
+}
+
+template <class List>
+Tensor from_nested(const List& list) {
+    Shape shape;
+    std::vector<float> values;
+    flatten_nested(list, shape, 0, values);
+    // An empty outer list leaves the inner sizes unknown: PyTorch gives them as 0.
+    return Tensor::from_vector(shape, std::move(values));
+}
+}  // namespace
+
+Tensor tensor(std::initializer_list<std::initializer_list<double>> values) { return from_nested(values); }
+Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<double>>> values) {
+    return from_nested(values);
+}
+Tensor tensor(
+    std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<double>>>> values) {
+    return from_nested(values);
+}
+
+Tensor zeros(const Shape& shape) { return Tensor::full(shape, 0.0f); }
+Tensor ones(const Shape& shape) { return Tensor::full(shape, 1.0f); }
+Tensor empty(const Shape& shape) { return Tensor::empty(shape); }
+
+Tensor rand(const Shape& shape, Generator& gen) {
+    Tensor t = Tensor::empty(shape);
+    fill_rand(t, gen);
+    return t;
+}
+
+Tensor randn(const Shape& shape, Generator& gen) {
+    Tensor t = Tensor::empty(shape);
+    fill_randn(t, gen);
+    return t;
+}
+
+// ---------------------------------------------------------------- elementwise
+
+namespace {
+
+const char* binary_name(kernels::Binary op) {
+    switch (op) {
+        case kernels::Binary::Add: return "add";
+        case kernels::Binary::Sub: return "sub";
+        case kernels::Binary::Mul: return "mul";
+        case kernels::Binary::Div: return "div";
+    }
+    return "?";
+}
+
+const char* binary_grad_fn(kernels::Binary op) {
+    switch (op) {
+        case kernels::Binary::Add: return "AddBackward0";
+        case kernels::Binary::Sub: return "SubBackward0";
+        case kernels::Binary::Mul: return "MulBackward0";
+        case kernels::Binary::Div: return "DivBackward0";
+    }
+    return "";
+}
+
+Tensor binary(kernels::Binary op, const Tensor& a, const Tensor& b) {
+    const Shape shape = broadcast_shapes(a.shape(), b.shape(), binary_name(op));
+    Tensor out = Tensor::empty(shape);
+    const std::vector<float> va = values_as(a, shape), vb = values_as(b, shape);
+    kernels::active().binary(op, va.data(), vb.data(), out.data(), out.numel());
+    return out.record(binary_grad_fn(op), {&a, &b});
+}
+
+Tensor binary_scalar(kernels::Binary op, const Tensor& a, double s) {
+    Tensor in = a.contiguous();
+    Tensor out = Tensor::empty(a.shape());
+    kernels::active().binary_scalar(op, in.data(), static_cast<float>(s), out.data(), out.numel());
+    return out.record(binary_grad_fn(op), {&a});
+}
+
+// Elementwise with a scalar function, on the row-major values.
+template <class F>
+Tensor map(const Tensor& t, F&& f) {
+    std::vector<float> v = t.to_vector();
+    for (float& x : v) x = f(x);
+    return Tensor::from_vector(t.shape(), std::move(v));
+}
+
+// x ** e the way ATen's pow kernel special-cases common exponents.
+float pow_scalar(float x, float e) {
+    if (e == 2.0f) return x * x;
+    if (e == 3.0f) return x * x * x;
+    if (e == 0.5f) return std::sqrt(x);
+    if (e == -0.5f) return 1.0f / std::sqrt(x);
+    if (e == -1.0f) return 1.0f / x;
+    if (e == -2.0f) return 1.0f / (x * x);
+    return std::pow(x, e);
+}
+
+}  // namespace
+
+Tensor add(const Tensor& a, const Tensor& b) { return binary(kernels::Binary::Add, a, b); }
+Tensor sub(const Tensor& a, const Tensor& b) { return binary(kernels::Binary::Sub, a, b); }
+Tensor mul(const Tensor& a, const Tensor& b) { return binary(kernels::Binary::Mul, a, b); }
+Tensor div(const Tensor& a, const Tensor& b) { return binary(kernels::Binary::Div, a, b); }
+Tensor add(const Tensor& a, double b) { return binary_scalar(kernels::Binary::Add, a, b); }
+Tensor sub(const Tensor& a, double b) { return binary_scalar(kernels::Binary::Sub, a, b); }
+Tensor mul(const Tensor& a, double b) { return binary_scalar(kernels::Binary::Mul, a, b); }
+Tensor div(const Tensor& a, double b) { return binary_scalar(kernels::Binary::Div, a, b); }
+
+Tensor pow(const Tensor& a, const Tensor& b) {
+    const Shape shape = broadcast_shapes(a.shape(), b.shape(), "pow");
+    std::vector<float> va = values_as(a, shape);
+    const std::vector<float> vb = values_as(b, shape);
+    for (size_t i = 0; i < va.size(); ++i) va[i] = std::pow(va[i], vb[i]);
+    return Tensor::from_vector(shape, std::move(va)).record("PowBackward1", {&a, &b});
+}
+
+Tensor pow(const Tensor& a, double b) {
+    const float e = static_cast<float>(b);
+    return map(a, [e](float x) { return pow_scalar(x, e); }).record("PowBackward0", {&a});
+}
+
+Tensor exp(const Tensor& t) {
+    Tensor in = t.contiguous();
+    Tensor out = Tensor::empty(t.shape());
+    kernels::active().exp(in.data(), out.data(), out.numel());
+    return out.record("ExpBackward0", {&t});
+}
+
+Tensor neg(const Tensor& t) { return map(t, [](float x) { return -x; }).record("NegBackward0", {&t}); }
+
+// ---------------------------------------------------------------- products
+
+Tensor dot(const Tensor& a, const Tensor& b) {
+    if (a.dim() != 1 || b.dim() != 1)
+        throw Error("dot: expected two 1-D tensors, got shapes " + shape_str(a.shape()) + " and " +
+                    shape_str(b.shape()));
+    if (a.numel() != b.numel())
+        throw Error("dot: the tensors must have the same length, got shapes " + shape_str(a.shape()) + " and " +
+                    shape_str(b.shape()) + " (" + std::to_string(a.numel()) + " != " + std::to_string(b.numel()) +
+                    ")");
+    // A 1×K by K×1 product keeps sdot's left-to-right running sum.
+    Tensor ca = a.contiguous(), cb = b.contiguous();
+    Tensor out = Tensor::empty({});
+    kernels::active().matmul(ca.data(), a.numel(), cb.data(), 1, out.data(), 1, 1, 1, a.numel());
+    return out.record("DotBackward0", {&a, &b});
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b) {
+    if (a.dim() == 0 || b.dim() == 0)
+        throw Error("matmul: both arguments need to be at least 1-D, got " + std::to_string(a.dim()) + "-D and " +
+                    std::to_string(b.dim()) + "-D");
+    if (a.dim() == 1 && b.dim() == 1) {
+        if (a.numel() != b.numel())
+            throw Error("matmul: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
+                        " cannot be multiplied (" + std::to_string(a.numel()) + " != " + std::to_string(b.numel()) +
+                        ")");
+        return dot(a, b);
+    }
+    // Treat a 1-D operand as a one-row (left) or one-column (right) matrix, dropped from the result.
+    const Tensor A = a.dim() == 1 ? a.view({1, a.numel()}) : a;
+    const Tensor B = b.dim() == 1 ? b.view({b.numel(), 1}) : b;
+    const int64_t M = A.size(-2), K = A.size(-1), K2 = B.size(-2), N = B.size(-1);
+    if (K != K2)
+        throw Error("matmul: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
+                    " cannot be multiplied (" + std::to_string(K) + " != " + std::to_string(K2) + ")");
+
+    const Shape batch_a(A.shape().begin(), A.shape().end() - 2), batch_b(B.shape().begin(), B.shape().end() - 2);
+    const auto& kernel = kernels::active();
+    if (batch_b.empty() && !batch_a.empty() && A.is_contiguous()) {
+        // [..., M, K] @ [K, N]: every row meets the same matrix, so fold the batch into the rows.
+        const Tensor cb = B.contiguous();
+        Shape out_shape = A.shape();
+        out_shape.back() = N;
+        Tensor out = Tensor::empty(out_shape);
+        kernel.matmul(A.data(), K, cb.data(), N, out.data(), N, shape_numel(batch_a) * M, N, K);
+        return out.record("UnsafeViewBackward0", {&a, &b});
+    }
+    const Shape batch = broadcast_shapes(batch_a, batch_b, "matmul");
+    Shape out_shape = batch;
+    out_shape.push_back(M);
+    out_shape.push_back(N);
+    Tensor out = Tensor::empty(out_shape);
+
+    // Each operand broadcast to the batch, made contiguous so that every matrix has unit inner stride.
+    auto expand = [&](const Tensor& t, int64_t rows, int64_t cols) {
+        Shape s = batch;
+        s.push_back(rows);
+        s.push_back(cols);
+        return Tensor::from_vector(s, values_as(t, s));
+    };
+    const bool a_ready = batch_a == batch && A.is_contiguous(), b_ready = batch_b == batch && B.is_contiguous();
+    const Tensor ca = a_ready ? A : expand(A, M, K), cb = b_ready ? B : expand(B, K, N);
+    const int64_t batches = shape_numel(batch);
+    for (int64_t i = 0; i < batches; ++i)
+        kernel.matmul(ca.data() + i * M * K, K, cb.data() + i * K * N, N, out.data() + i * M * N, N, M, N, K);
+
+    if (a.dim() == 1) {
+        Shape s = out_shape;
+        s.erase(s.end() - 2);
+        out = out.view(s);
+    } else if (b.dim() == 1) {
+        out = out.view(Shape(out_shape.begin(), out_shape.end() - 1));
+    }
+    const char* grad_fn = a.dim() > 2 || b.dim() > 2 ? "UnsafeViewBackward0"
+                          : a.dim() == 1             ? "SqueezeBackward3"
+                          : b.dim() == 1             ? "MvBackward0"
+                                                     : "MmBackward0";
+    return out.record(grad_fn, {&a, &b});
+}
+
+// ---------------------------------------------------------------- masks and structure
+
+static Tensor triangle(const Tensor& t, int64_t diagonal, bool upper, const char* op, const char* grad_fn) {
+    if (t.dim() < 2)
+        throw Error(std::string(op) + ": expected a tensor with at least 2 dims, got shape " + shape_str(t.shape()));
+    std::vector<float> v = t.to_vector();
+    const int64_t rows = t.size(-2), cols = t.size(-1), mats = rows * cols == 0 ? 0 : t.numel() / (rows * cols);
+    for (int64_t m = 0; m < mats; ++m)
+        for (int64_t i = 0; i < rows; ++i)
+            for (int64_t j = 0; j < cols; ++j) {
+                const bool keep = upper ? j - i >= diagonal : j - i <= diagonal;
+                if (!keep) v[static_cast<size_t>((m * rows + i) * cols + j)] = 0.0f;
+            }
+    return Tensor::from_vector(t.shape(), std::move(v), t.dtype()).record(grad_fn, {&t});
+}
+
+Tensor triu(const Tensor& t, int64_t diagonal) { return triangle(t, diagonal, true, "triu", "TriuBackward0"); }
+Tensor tril(const Tensor& t, int64_t diagonal) { return triangle(t, diagonal, false, "tril", "TrilBackward0"); }
+
+Tensor masked_fill(const Tensor& t, const Tensor& mask, float value) {
+    const Shape shape = broadcast_shapes(t.shape(), mask.shape(), "masked_fill");
+    if (shape != t.shape())
+        throw Error("masked_fill: a mask of shape " + shape_str(mask.shape()) +
+                    " cannot be broadcast to the tensor's shape " + shape_str(t.shape()));
+    const std::vector<float> x = t.to_vector(), m = values_as(mask, shape);
+    Tensor out = Tensor::empty(shape, t.dtype());
+    kernels::active().masked_fill(x.data(), m.data(), value, out.data(), out.numel());
+    if (t.dtype() == DType::Bool) out = out.to_bool();
+    return out.record("MaskedFillBackward0", {&t});
+}
+
+static void check_same_shapes(const std::vector<Tensor>& tensors, const char* op, int64_t skip_dim) {
+    if (tensors.empty()) throw Error(std::string(op) + ": expected a non-empty list of tensors");
+    const Shape& first = tensors[0].shape();
+    for (size_t i = 1; i < tensors.size(); ++i) {
+        const Shape& s = tensors[i].shape();
+        bool same = s.size() == first.size();
+        for (size_t d = 0; same && d < s.size(); ++d) same = static_cast<int64_t>(d) == skip_dim || s[d] == first[d];
+        if (!same)
+            throw Error(std::string(op) + ": tensor " + std::to_string(i) + " has shape " + shape_str(s) +
+                        ", expected " + (skip_dim >= 0 ? "the same sizes except at dim " + std::to_string(skip_dim) +
+                                                             " as " + shape_str(first)
+                                                       : shape_str(first)));
+    }
+}
+
+static int64_t wrap_dim(int64_t dim, int64_t rank, const char* op) {
+    if (dim < -rank || dim >= rank)
+        throw Error(std::string(op) + ": dim " + std::to_string(dim) + " is out of range (expected a dim in [" +
+                    std::to_string(-rank) + ", " + std::to_string(rank - 1) + "])");
+    return dim < 0 ? dim + rank : dim;
+}
+
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+    if (tensors.empty()) throw Error("cat: expected a non-empty list of tensors");
+    if (tensors[0].dim() == 0) throw Error("cat: zero-dimensional tensors cannot be concatenated");
+    const int64_t d = wrap_dim(dim, tensors[0].dim(), "cat");
+    check_same_shapes(tensors, "cat", d);
+    Shape shape = tensors[0].shape();
+    shape[static_cast<size_t>(d)] = 0;
+    bool any_grad = false;
+    for (const Tensor& t : tensors) {
+        shape[static_cast<size_t>(d)] += t.size(d);
+        any_grad = any_grad || t.requires_grad();
+    }
+    Tensor out = Tensor::empty(shape);
+    int64_t start = 0;
+    for (const Tensor& t : tensors) {
+        out.slice(d, start, start + t.size(d)).copy_(t);
+        start += t.size(d);
+    }
+    return out.record("CatBackward0", any_grad);
+}
+
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
+    if (tensors.empty()) throw Error("stack: expected a non-empty list of tensors");
+    check_same_shapes(tensors, "stack", -1);
+    const int64_t d = wrap_dim(dim, tensors[0].dim() + 1, "stack");
+    std::vector<Tensor> expanded;
+    bool any_grad = false;
+    for (const Tensor& t : tensors) {
+        Shape s = t.shape();
+        s.insert(s.begin() + d, 1);
+        expanded.push_back(t.contiguous().view(s));
+        any_grad = any_grad || t.requires_grad();
+    }
+    return cat(expanded, d).record("StackBackward0", any_grad);
+}
+
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
+    const Shape shape = broadcast_shapes(a.shape(), b.shape(), "allclose");
+    const std::vector<float> va = values_as(a, shape), vb = values_as(b, shape);
+    for (size_t i = 0; i < va.size(); ++i) {
+        const double x = va[i], y = vb[i];
+        if (x == y) continue;  // also equal infinities
+        if (!(std::fabs(x - y) <= atol + rtol * std::fabs(y))) return false;
+    }
+    return true;
+}
+
+}  // namespace attn

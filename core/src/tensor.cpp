@@ -1,0 +1,403 @@
+#include "attn/tensor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "attn/error.hpp"
+#include "attn/ops.hpp"
+#include "strided.hpp"
+
+namespace attn {
+
+const char* dtype_name(DType dtype) { return dtype == DType::Bool ? "bool" : "float32"; }
+
+std::string shape_str(const Shape& shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
+int64_t shape_numel(const Shape& shape) {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    return n;
+}
+
+Shape contiguous_strides(const Shape& shape) {
+    Shape strides(shape.size());
+    int64_t stride = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+        strides[i] = stride;
+        stride *= std::max<int64_t>(shape[i], 1);
+    }
+    return strides;
+}
+
+static void check_shape(const Shape& shape, const char* op) {
+    for (int64_t s : shape)
+        if (s < 0) throw Error(std::string(op) + ": sizes must be non-negative, got " + shape_str(shape));
+}
+
+// ---------------------------------------------------------------- construction
+
+Tensor::Tensor() : Tensor(std::make_shared<std::vector<float>>(1, 0.0f), {}, {}, 0, DType::Float32) {}
+
+Tensor::Tensor(std::shared_ptr<std::vector<float>> storage, Shape shape, Shape strides, int64_t offset, DType dtype)
+    : storage_(std::move(storage)), shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset),
+      dtype_(dtype) {}
+
+Tensor Tensor::from_vector(const Shape& shape, std::vector<float> values, DType dtype) {
+    check_shape(shape, "tensor");
+    if (static_cast<int64_t>(values.size()) != shape_numel(shape))
+        throw Error("tensor: shape " + shape_str(shape) + " needs " + std::to_string(shape_numel(shape)) +
+                    " values, got " + std::to_string(values.size()));
+    if (dtype == DType::Bool)
+        for (float& v : values) v = v != 0.0f ? 1.0f : 0.0f;
+    return Tensor(std::make_shared<std::vector<float>>(std::move(values)), shape, contiguous_strides(shape), 0, dtype);
+}
+
+Tensor Tensor::empty(const Shape& shape, DType dtype) { return full(shape, 0.0f, dtype); }
+
+Tensor Tensor::full(const Shape& shape, float value, DType dtype) {
+    check_shape(shape, "tensor");
+    return from_vector(shape, std::vector<float>(static_cast<size_t>(shape_numel(shape)), value), dtype);
+}
+
+Tensor Tensor::view_of(Shape shape, Shape strides, int64_t offset) const {
+    Tensor t(storage_, std::move(shape), std::move(strides), offset, dtype_);
+    t.requires_grad_ = requires_grad_;
+    return t;
+}
+
+// ---------------------------------------------------------------- metadata
+
+int64_t Tensor::numel() const { return shape_numel(shape_); }
+
+int64_t Tensor::normalize_dim(int64_t dim, const char* op) const {
+    const int64_t n = std::max<int64_t>(this->dim(), 1);
+    if (dim < -n || dim >= n)
+        throw Error(std::string(op) + ": dim " + std::to_string(dim) + " is out of range for a tensor of shape " +
+                    shape_str(shape_) + " (expected a dim in [" + std::to_string(-n) + ", " + std::to_string(n - 1) +
+                    "])");
+    return dim < 0 ? dim + n : dim;
+}
+
+int64_t Tensor::size(int64_t dim) const {
+    if (shape_.empty()) throw Error("size: a 0-d tensor has no dims");
+    return shape_[static_cast<size_t>(normalize_dim(dim, "size"))];
+}
+
+bool Tensor::is_contiguous() const {
+    int64_t expected = 1;
+    for (size_t i = shape_.size(); i-- > 0;) {
+        if (shape_[i] == 1) continue;
+        if (strides_[i] != expected) return false;
+        expected *= shape_[i];
+    }
+    return true;
+}
+
+template <class F>
+void Tensor::for_each_offset(F&& f) const {
+    detail::for_each_offset(shape_, strides_, offset_, f);
+}
+
+// ---------------------------------------------------------------- element access
+
+std::vector<float> Tensor::to_vector() const {
+    std::vector<float> out;
+    out.reserve(static_cast<size_t>(numel()));
+    const float* base = storage_->data();
+    for_each_offset([&](int64_t off) { out.push_back(base[off]); });
+    return out;
+}
+
+float Tensor::item() const {
+    if (numel() != 1)
+        throw Error("item: only a tensor with one element can be converted to a number, got shape " +
+                    shape_str(shape_));
+    return (*storage_)[static_cast<size_t>(offset_)];
+}
+
+float Tensor::at(const std::vector<int64_t>& index) const {
+    if (static_cast<int64_t>(index.size()) != dim())
+        throw Error("at: expected " + std::to_string(dim()) + " indices for shape " + shape_str(shape_) + ", got " +
+                    std::to_string(index.size()));
+    Tensor t = *this;
+    for (int64_t i : index) t = t.select(0, i);
+    return t.item();
+}
+
+const float* Tensor::data() const {
+    if (!is_contiguous()) throw Error("data: the tensor is not contiguous; call contiguous() first");
+    return storage_->data() + offset_;
+}
+
+float* Tensor::data() {
+    if (!is_contiguous()) throw Error("data: the tensor is not contiguous; call contiguous() first");
+    return storage_->data() + offset_;
+}
+
+// ---------------------------------------------------------------- views
+
+Tensor Tensor::select(int64_t dim, int64_t index) const {
+    if (shape_.empty()) throw Error("select: a 0-d tensor cannot be indexed");
+    const int64_t d = normalize_dim(dim, "select");
+    const int64_t n = shape_[static_cast<size_t>(d)];
+    if (index < -n || index >= n)
+        throw Error("select: index " + std::to_string(index) + " is out of range for dim " + std::to_string(d) +
+                    " of size " + std::to_string(n));
+    if (index < 0) index += n;
+    Shape shape = shape_, strides = strides_;
+    const int64_t offset = offset_ + index * strides_[static_cast<size_t>(d)];
+    shape.erase(shape.begin() + d);
+    strides.erase(strides.begin() + d);
+    return view_of(shape, strides, offset).record("SelectBackward0", requires_grad_);
+}
+
+Tensor Tensor::slice(int64_t dim, int64_t start, int64_t end) const {
+    if (shape_.empty()) throw Error("slice: a 0-d tensor cannot be sliced");
+    const int64_t d = normalize_dim(dim, "slice");
+    const int64_t n = shape_[static_cast<size_t>(d)];
+    // Python slice clamping: negatives count from the end, then clamp to [0, n].
+    auto clamp = [n](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + n : i, 0, n); };
+    start = clamp(start);
+    end = std::max(clamp(end), start);
+    Shape shape = shape_;
+    shape[static_cast<size_t>(d)] = end - start;
+    return view_of(shape, strides_, offset_ + start * strides_[static_cast<size_t>(d)])
+        .record("SliceBackward0", requires_grad_);
+}
+
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+    if (shape_.empty()) return *this;
+    const int64_t a = normalize_dim(dim0, "transpose"), b = normalize_dim(dim1, "transpose");
+    Shape shape = shape_, strides = strides_;
+    std::swap(shape[static_cast<size_t>(a)], shape[static_cast<size_t>(b)]);
+    std::swap(strides[static_cast<size_t>(a)], strides[static_cast<size_t>(b)]);
+    return view_of(shape, strides, offset_).record("TransposeBackward0", requires_grad_);
+}
+
+Tensor Tensor::T() const {
+    if (dim() < 2) return *this;
+    Shape shape(shape_.rbegin(), shape_.rend()), strides(strides_.rbegin(), strides_.rend());
+    return view_of(shape, strides, offset_).record("PermuteBackward0", requires_grad_);
+}
+
+Tensor Tensor::permute(const std::vector<int64_t>& dims) const {
+    if (static_cast<int64_t>(dims.size()) != dim())
+        throw Error("permute: expected " + std::to_string(dim()) + " dims for shape " + shape_str(shape_) + ", got " +
+                    std::to_string(dims.size()));
+    Shape shape, strides;
+    std::vector<bool> seen(dims.size(), false);
+    for (int64_t d : dims) {
+        const int64_t k = normalize_dim(d, "permute");
+        if (seen[static_cast<size_t>(k)]) throw Error("permute: dim " + std::to_string(d) + " appears twice");
+        seen[static_cast<size_t>(k)] = true;
+        shape.push_back(shape_[static_cast<size_t>(k)]);
+        strides.push_back(strides_[static_cast<size_t>(k)]);
+    }
+    return view_of(shape, strides, offset_).record("PermuteBackward0", requires_grad_);
+}
+
+// Replaces one -1 by the size that keeps numel; checks the total.
+static Shape infer_shape(Shape shape, int64_t numel, const char* op, const Shape& from) {
+    int64_t known = 1, infer_at = -1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (shape[i] == -1) {
+            if (infer_at >= 0) throw Error(std::string(op) + ": only one dimension can be inferred (-1), got " +
+                                           shape_str(shape));
+            infer_at = static_cast<int64_t>(i);
+        } else if (shape[i] < 0) {
+            throw Error(std::string(op) + ": invalid size " + std::to_string(shape[i]) + " in " + shape_str(shape));
+        } else {
+            known *= shape[i];
+        }
+    }
+    if (infer_at >= 0) {
+        if (known == 0 || numel % known != 0)
+            throw Error(std::string(op) + ": shape " + shape_str(shape) + " is invalid for input of shape " +
+                        shape_str(from) + " (" + std::to_string(numel) + " elements)");
+        shape[static_cast<size_t>(infer_at)] = numel / known;
+    } else if (known != numel) {
+        throw Error(std::string(op) + ": shape " + shape_str(shape) + " is invalid for input of shape " +
+                    shape_str(from) + " (" + std::to_string(numel) + " elements)");
+    }
+    return shape;
+}
+
+// Strides for viewing this tensor with a new shape without copying, if its layout allows it
+// (the same rule as PyTorch's computeStride: each run of merged dims must be contiguous in itself).
+static bool view_strides(const Shape& old_shape, const Shape& old_strides, const Shape& new_shape, Shape& out) {
+    const int64_t numel = shape_numel(old_shape);
+    out.assign(new_shape.size(), 1);
+    if (numel == 0) {
+        out = contiguous_strides(new_shape);
+        return true;
+    }
+    int64_t view_d = static_cast<int64_t>(new_shape.size()) - 1;
+    int64_t chunk_base_stride = old_strides.empty() ? 1 : old_strides.back();
+    int64_t tensor_numel = 1, view_numel = 1;
+    for (int64_t d = static_cast<int64_t>(old_shape.size()) - 1; d >= 0; --d) {
+        tensor_numel *= old_shape[static_cast<size_t>(d)];
+        if (d == 0 || (old_shape[static_cast<size_t>(d - 1)] != 1 &&
+                       old_strides[static_cast<size_t>(d - 1)] != tensor_numel * chunk_base_stride)) {
+            while (view_d >= 0 && (view_numel < tensor_numel || new_shape[static_cast<size_t>(view_d)] == 1)) {
+                out[static_cast<size_t>(view_d)] = view_numel * chunk_base_stride;
+                view_numel *= new_shape[static_cast<size_t>(view_d)];
+                --view_d;
+            }
+            if (view_numel != tensor_numel) return false;
+            if (d > 0) {
+                chunk_base_stride = old_strides[static_cast<size_t>(d - 1)];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    return view_d == -1;
+}
+
+Tensor Tensor::view(Shape shape) const {
+    shape = infer_shape(std::move(shape), numel(), "view", shape_);
+    Shape strides;
+    if (!view_strides(shape_, strides_, shape, strides))
+        throw Error("view: the tensor of shape " + shape_str(shape_) +
+                    " is not contiguous in memory, so it cannot be viewed as " + shape_str(shape) +
+                    "; use reshape(...) or call contiguous() first");
+    return view_of(shape, strides, offset_).record("ViewBackward0", requires_grad_);
+}
+
+Tensor Tensor::reshape(Shape shape) const {
+    shape = infer_shape(std::move(shape), numel(), "reshape", shape_);
+    Shape strides;
+    if (view_strides(shape_, strides_, shape, strides))
+        return view_of(shape, strides, offset_).record("ViewBackward0", requires_grad_);
+    Tensor copy = contiguous();
+    return copy.view_of(shape, contiguous_strides(shape), copy.offset_).record("UnsafeViewBackward0", requires_grad_);
+}
+
+Tensor Tensor::flatten() const {
+    if (dim() == 1) return *this;
+    return reshape({numel()});
+}
+
+Tensor Tensor::contiguous() const {
+    if (is_contiguous()) return *this;
+    return clone();
+}
+
+Tensor Tensor::clone() const {
+    Tensor t = from_vector(shape_, to_vector(), dtype_);
+    return t.record("CloneBackward0", requires_grad_);
+}
+
+// ---------------------------------------------------------------- conversions
+
+Tensor Tensor::to_bool() const {
+    if (dtype_ == DType::Bool) return *this;
+    return from_vector(shape_, to_vector(), DType::Bool);
+}
+
+Tensor Tensor::to_float() const {
+    if (dtype_ == DType::Float32) return *this;
+    return from_vector(shape_, to_vector(), DType::Float32);
+}
+
+// ---------------------------------------------------------------- in place
+
+Tensor& Tensor::fill_(float value) {
+    if (dtype_ == DType::Bool) value = value != 0.0f ? 1.0f : 0.0f;
+    float* base = storage_->data();
+    for_each_offset([&](int64_t off) { base[off] = value; });
+    return *this;
+}
+
+Tensor& Tensor::zero_() { return fill_(0.0f); }
+
+Tensor& Tensor::copy_(const Tensor& source) {
+    const Shape b = broadcast_shapes(shape_, source.shape_, "copy_");
+    if (b != shape_)
+        throw Error("copy_: a tensor of shape " + shape_str(source.shape_) + " cannot be written into shape " +
+                    shape_str(shape_));
+    // Read everything first: source may overlap this tensor.
+    std::vector<float> values = detail::broadcast_values(source, shape_);
+    if (dtype_ == DType::Bool)
+        for (float& v : values) v = v != 0.0f ? 1.0f : 0.0f;
+    float* base = storage_->data();
+    size_t i = 0;
+    for_each_offset([&](int64_t off) { base[off] = values[i++]; });
+    if (source.requires_grad_) record("CopySlices", true);
+    return *this;
+}
+
+Tensor& Tensor::add_(const Tensor& other) {
+    Tensor sum = add(*this, other);
+    if (sum.shape_ != shape_)
+        throw Error("add_: the result of shape " + shape_str(sum.shape_) + " cannot be written into shape " +
+                    shape_str(shape_));
+    copy_(sum);
+    return record("AddBackward0", requires_grad_ || other.requires_grad_);
+}
+
+Tensor& Tensor::add_(double other) { return add_(scalar_tensor(other)); }
+
+Tensor& Tensor::masked_fill_(const Tensor& mask, float value) {
+    copy_(masked_fill(*this, mask, value));
+    return record("MaskedFillBackward0", requires_grad_);
+}
+
+// The view that `index` names: t[i], t[i, j], ... (a prefix of the dims).
+static Tensor index_view(const Tensor& t, const std::vector<int64_t>& index) {
+    if (static_cast<int64_t>(index.size()) > t.dim())
+        throw Error("set: " + std::to_string(index.size()) + " indices given for a tensor of shape " +
+                    shape_str(t.shape()));
+    Tensor v = t;
+    for (int64_t i : index) v = v.select(0, i);
+    return v;
+}
+
+Tensor& Tensor::set(const std::vector<int64_t>& index, float value) {
+    Tensor v = index_view(*this, index);
+    v.fill_(value);
+    return *this;
+}
+
+Tensor& Tensor::set(const std::vector<int64_t>& index, const Tensor& value) {
+    Tensor v = index_view(*this, index);
+    v.copy_(value);
+    if (value.requires_grad_) record("CopySlices", true);
+    return *this;
+}
+
+// ---------------------------------------------------------------- autograd bookkeeping
+
+Tensor& Tensor::set_requires_grad(bool value) {
+    requires_grad_ = value;
+    if (!value) grad_fn_.clear();
+    return *this;
+}
+
+Tensor& Tensor::set_parameter(bool value, bool requires_grad) {
+    is_parameter_ = value;
+    grad_fn_.clear();
+    requires_grad_ = requires_grad;
+    return *this;
+}
+
+Tensor& Tensor::record(const char* grad_fn, bool any_input_requires_grad) {
+    is_parameter_ = false;
+    requires_grad_ = any_input_requires_grad;
+    if (any_input_requires_grad) grad_fn_ = grad_fn;
+    else grad_fn_.clear();
+    return *this;
+}
+
+Tensor& Tensor::record(const char* grad_fn, std::initializer_list<const Tensor*> inputs) {
+    bool any = false;
+    for (const Tensor* t : inputs) any = any || t->requires_grad_;
+    return record(grad_fn, any);
+}
+
+}  // namespace attn

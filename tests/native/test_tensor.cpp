@@ -1,0 +1,195 @@
+// Tensor semantics the chapter relies on: views that share storage, in-place writes, broadcasting,
+// shapes, masks, and a clear error for every misuse.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "attn/error.hpp"
+#include "attn/nn.hpp"
+#include "attn/ops.hpp"
+
+using namespace attn;
+using Catch::Contains;
+
+TEST_CASE("creation, shape and metadata", "[tensor]") {
+    const Tensor t = tensor({{1, 2, 3}, {4, 5, 6}});
+    CHECK(t.shape() == Shape{2, 3});
+    CHECK(t.dim() == 2);
+    CHECK(t.numel() == 6);
+    CHECK(t.size(-1) == 3);
+    CHECK(t.size(0) == 2);
+    CHECK_THROWS_WITH(t.size(2), Contains("dim 2 is out of range"));
+    CHECK(zeros({2, 0}).numel() == 0);
+    CHECK(ones({3}).to_vector() == std::vector<float>{1, 1, 1});
+    CHECK(scalar_tensor(2.5).dim() == 0);
+    CHECK(scalar_tensor(2.5).item() == 2.5f);
+    CHECK_THROWS_WITH(t.item(), Contains("only a tensor with one element"));
+    CHECK_THROWS_WITH(Tensor::from_vector({2, 2}, {1, 2, 3}), Contains("needs 4 values, got 3"));
+    CHECK_THROWS_WITH(zeros({-1, 2}), Contains("non-negative"));
+}
+
+TEST_CASE("views share storage; in-place ops write through", "[tensor]") {
+    Tensor t = zeros({3, 4});
+    Tensor row = t[1];
+    row.fill_(7.0f);
+    CHECK(t.at({1, 2}) == 7.0f);
+    CHECK(t.at({0, 2}) == 0.0f);
+
+    Tensor col = t.T()[3];  // column 3 of t
+    col.add_(1.0);
+    CHECK(t.at({0, 3}) == 1.0f);
+    CHECK(t.at({1, 3}) == 8.0f);
+
+    t.set({2, 0}, 5.0f);
+    CHECK(t.at({2, 0}) == 5.0f);
+    t.set({0}, tensor({1, 2, 3, 4}));
+    CHECK(t[0].to_vector() == std::vector<float>{1, 2, 3, 4});
+    t.set({2}, scalar_tensor(9.0));  // a 0-d value broadcasts over the row
+    CHECK(t[2].to_vector() == std::vector<float>{9, 9, 9, 9});
+    CHECK_THROWS_WITH(t.set({0}, tensor({1, 2})), Contains("cannot be broadcast"));
+    CHECK_THROWS_WITH(t.set({3}, 1.0f), Contains("index 3 is out of range"));
+    CHECK(t.at({-1, -1}) == 9.0f);
+
+    t.zero_();
+    CHECK(sum(t).item() == 0.0f);
+}
+
+TEST_CASE("transpose, view, reshape, contiguous, flatten, slice", "[tensor]") {
+    const Tensor t = tensor({{1, 2, 3}, {4, 5, 6}});
+    const Tensor tt = t.T();
+    CHECK(tt.shape() == Shape{3, 2});
+    CHECK_FALSE(tt.is_contiguous());
+    CHECK(tt.to_vector() == std::vector<float>{1, 4, 2, 5, 3, 6});
+    CHECK(tt.shares_storage_with(t));
+    CHECK_THROWS_WITH(tt.view({6}), Contains("not contiguous"));
+    CHECK(tt.contiguous().view({6}).to_vector() == std::vector<float>{1, 4, 2, 5, 3, 6});
+    CHECK(tt.reshape({-1}).to_vector() == std::vector<float>{1, 4, 2, 5, 3, 6});
+    CHECK(t.view({3, -1}).shape() == Shape{3, 2});
+    CHECK(t.view({-1}).shares_storage_with(t));
+    CHECK_THROWS_WITH(t.view({4, -1}), Contains("is invalid for input of shape [2,3]"));
+    CHECK_THROWS_WITH(t.view({-1, -1}), Contains("only one dimension can be inferred"));
+    CHECK(t.flatten().shape() == Shape{6});
+    CHECK(t.transpose(0, 1).to_vector() == tt.to_vector());
+    CHECK_THROWS_WITH(t.transpose(0, 2), Contains("dim 2 is out of range"));
+
+    const Tensor mask = triu(ones({6, 6}), 1);
+    const Tensor corner = mask.slice(0, 0, 4).slice(1, 0, 4);
+    CHECK(corner.shape() == Shape{4, 4});
+    CHECK(corner.to_vector() == triu(ones({4, 4}), 1).to_vector());
+    CHECK(t.slice(1, -2, 100).to_vector() == std::vector<float>{2, 3, 5, 6});
+
+    // Heads split and merged the way MultiHeadAttention does it.
+    const Tensor x = rand({2, 5, 6});
+    const Tensor heads = x.view({2, 5, 3, 2}).transpose(1, 2);
+    CHECK(heads.shape() == Shape{2, 3, 5, 2});
+    CHECK(heads.transpose(1, 2).contiguous().view({2, 5, 6}).to_vector() == x.to_vector());
+}
+
+TEST_CASE("broadcasting elementwise ops", "[tensor]") {
+    const Tensor m = tensor({{1, 2}, {3, 4}});
+    CHECK((m + tensor({10, 20})).to_vector() == std::vector<float>{11, 22, 13, 24});
+    CHECK((m / tensor({1, 2}).view({2, 1})).to_vector() == std::vector<float>{1, 2, 1.5f, 2});
+    CHECK((m * 2.0).to_vector() == std::vector<float>{2, 4, 6, 8});
+    CHECK((m - 1.0).to_vector() == std::vector<float>{0, 1, 2, 3});
+    CHECK((-m).to_vector() == std::vector<float>{-1, -2, -3, -4});
+    CHECK(pow(m, 2.0).to_vector() == std::vector<float>{1, 4, 9, 16});
+    CHECK(pow(m, tensor({1, 0})).to_vector() == std::vector<float>{1, 1, 3, 1});
+    CHECK_THROWS_WITH(m + tensor({1, 2, 3}), Contains("add: shapes [2,2] and [3] cannot be broadcast"));
+    Tensor acc = zeros({2});
+    CHECK_THROWS_WITH(acc.add_(m), Contains("add_"));
+}
+
+TEST_CASE("masks: triu, tril, bool, masked_fill", "[tensor]") {
+    const Tensor t = tril(ones({3, 3}));
+    CHECK(t.to_vector() == std::vector<float>{1, 0, 0, 1, 1, 0, 1, 1, 1});
+    CHECK(triu(ones({3, 3}), 1).to_vector() == std::vector<float>{0, 1, 1, 0, 0, 1, 0, 0, 0});
+    CHECK(tril(ones({3, 3}), -1).to_vector() == std::vector<float>{0, 0, 0, 1, 0, 0, 1, 1, 0});
+    const Tensor b = triu(ones({3, 3}), 1).to_bool();
+    CHECK(b.dtype() == DType::Bool);
+    const Tensor filled = masked_fill(zeros({3, 3}), b, -INFINITY);
+    CHECK(std::isinf(filled.at({0, 2})));
+    CHECK(filled.at({2, 0}) == 0.0f);
+    Tensor in_place = zeros({2, 3, 3});
+    in_place.masked_fill_(b, 5.0f);  // the mask broadcasts over the batch
+    CHECK(in_place.at({1, 0, 1}) == 5.0f);
+    CHECK_THROWS_WITH(masked_fill(zeros({3}), b, 1.0f), Contains("masked_fill"));
+    CHECK_THROWS_WITH(triu(ones({3})), Contains("at least 2 dims"));
+}
+
+TEST_CASE("stack and cat", "[tensor]") {
+    const Tensor a = tensor({1, 2}), b = tensor({3, 4});
+    CHECK(stack({a, b}).shape() == Shape{2, 2});
+    CHECK(stack({a, b}, 1).to_vector() == std::vector<float>{1, 3, 2, 4});
+    CHECK(cat({a, b}).to_vector() == std::vector<float>{1, 2, 3, 4});
+    CHECK(cat({stack({a, b}), stack({a, b})}, -1).shape() == Shape{2, 4});
+    CHECK_THROWS_WITH(stack({a, tensor({1, 2, 3})}), Contains("stack: tensor 1 has shape [3]"));
+    CHECK_THROWS_WITH(cat({a, b}, 1), Contains("dim 1 is out of range"));
+    CHECK_THROWS_WITH(cat({}), Contains("non-empty"));
+}
+
+TEST_CASE("matmul shapes: 1-D, 2-D, batched, broadcast", "[tensor][matmul]") {
+    const Tensor m = rand({4, 3}), v = rand({3});
+    CHECK(matmul(v, m.T()).shape() == Shape{4});
+    CHECK(matmul(m, v).shape() == Shape{4});
+    CHECK(matmul(rand({2, 5, 4}), m).shape() == Shape{2, 5, 3});
+    CHECK(matmul(rand({2, 3, 5, 4}), rand({1, 3, 4, 2})).shape() == Shape{2, 3, 5, 2});
+    CHECK_THROWS_WITH(matmul(rand({6, 3}), rand({2, 3})),
+                      Contains("matmul: shapes [6,3] and [2,3] cannot be multiplied (3 != 2)"));
+    CHECK_THROWS_WITH(dot(rand({3}), rand({4})), Contains("same length"));
+    CHECK_THROWS_WITH(dot(rand({3, 1}), rand({3})), Contains("1-D"));
+    // Per-batch results equal the 2-D products, bit for bit.
+    const Tensor a = rand({3, 4, 5}), b = rand({3, 5, 2});
+    const Tensor c = matmul(a, b);
+    for (int64_t i = 0; i < 3; ++i) CHECK(c[i].to_vector() == matmul(a[i], b[i]).to_vector());
+}
+
+TEST_CASE("reductions and softmax: dims and errors", "[tensor]") {
+    const Tensor t = tensor({{1, 2}, {3, 4}});
+    CHECK(sum(t, 0).to_vector() == std::vector<float>{4, 6});
+    CHECK(sum(t, -1, true).shape() == Shape{2, 1});
+    CHECK_THROWS_WITH(sum(t, 2), Contains("dim 2 is out of range"));
+    CHECK_THROWS_WITH(softmax(t, -3), Contains("softmax: dim -3 is out of range"));
+    const Tensor s = softmax(t, 0);
+    CHECK(s.shape() == Shape{2, 2});
+}
+
+TEST_CASE("modules reject bad arguments with a clear message", "[tensor][nn]") {
+    CHECK_THROWS_WITH(nn::MultiHeadAttention(3, 5, 6, 0.0, 2), Contains("d_out must be divisible by num_heads"));
+    CHECK_THROWS_WITH(nn::Dropout(1.5), Contains("[0, 1], got 1.5"));
+    CHECK_THROWS_WITH(nn::CausalAttention(3, 2, 6, -0.1), Contains("CausalAttention: dropout probability"));
+    CHECK_THROWS_WITH(nn::Linear(0, 2), Contains("in_features must be a positive integer"));
+
+    manual_seed(1);
+    nn::CausalAttention ca(3, 2, 4, 0.0);
+    CHECK_THROWS_WITH(ca(rand({1, 5, 3})), Contains("5 tokens, more than context_length = 4"));
+    CHECK_THROWS_WITH(ca(rand({1, 4, 2})), Contains("expected d_in = 3"));
+    nn::MultiHeadAttention mha(3, 4, 4, 0.0, 2);
+    CHECK_THROWS_WITH(mha(rand({2, 6, 3})), Contains("6 tokens, more than context_length = 4"));
+    CHECK_THROWS_WITH(mha(rand({2, 2, 2, 3})), Contains("expected an input with 2 to 3 dims"));
+    // The module still works after a rejected call.
+    CHECK(mha(rand({2, 4, 3})).shape() == Shape{2, 4, 4});
+    CHECK(mha(rand({4, 3})).shape() == Shape{4, 4});
+}
+
+TEST_CASE("Dropout: training scales kept values, eval is the identity", "[tensor][nn][dropout]") {
+    manual_seed(5);
+    nn::Dropout dropout(0.5);
+    const Tensor x = ones({4, 4});
+    const auto before = default_generator().draws();
+    dropout.eval();
+    CHECK(dropout(x).to_vector() == x.to_vector());
+    CHECK(default_generator().draws() == before);
+    dropout.train();
+    for (float v : dropout(x).to_vector()) CHECK((v == 0.0f || v == 2.0f));
+    CHECK(default_generator().draws() == before + 32);
+    nn::Dropout all(1.0);
+    CHECK(sum(all(x)).item() == 0.0f);
+
+    // Modules pass train/eval down to their dropout.
+    nn::CausalAttention ca(3, 2, 6, 0.5);
+    ca.eval();
+    const Tensor batch = rand({1, 6, 3});
+    const auto draws = default_generator().draws();
+    ca(batch);
+    CHECK(default_generator().draws() == draws);
+}

@@ -50,6 +50,7 @@ public:
     Tensor slice(int64_t dim, int64_t start, int64_t end) const;  // [start, end), clamped like Python
     Tensor transpose(int64_t dim0, int64_t dim1) const;
     Tensor T() const;  // reverses all dims, like PyTorch's .T
+    Tensor permute(const std::vector<int64_t>& dims) const;
     Tensor view(Shape shape) const;  // needs compatible strides; one -1 is inferred
     Tensor reshape(Shape shape) const;  // a view when possible, else a copy
     Tensor flatten() const;
