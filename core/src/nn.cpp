@@ -61,7 +61,7 @@ int64_t checked_d_out(const char* module, int64_t d_in, int64_t d_out, int64_t c
     return d_out;
 }
 
-Tensor parameter(Tensor t) {
+Tensor as_parameter(Tensor t) {
     t.set_parameter(true, true);
     return t;
 }
@@ -80,12 +80,12 @@ Linear::Linear(int64_t in_features_, int64_t out_features_, bool with_bias, Gene
     const double bound = std::sqrt(3.0) * (gain / std::sqrt(static_cast<double>(in_features)));
     weight = Tensor::empty({out_features, in_features});
     fill_uniform(weight, -bound, bound, gen);
-    weight = parameter(weight);
+    weight = as_parameter(weight);
     if (with_bias) {
         const double b = 1.0 / std::sqrt(static_cast<double>(in_features));
         Tensor t = Tensor::empty({out_features});
         fill_uniform(t, -b, b, gen);
-        bias = parameter(t);
+        bias = as_parameter(t);
     }
 }
 
@@ -126,9 +126,9 @@ Tensor Dropout::forward(const Tensor& x) {
 SelfAttention_v1::SelfAttention_v1(int64_t d_in, int64_t d_out_, Generator& gen) : d_out(d_out_) {
     require_positive(d_in, "SelfAttention_v1", "d_in");
     require_positive(d_out, "SelfAttention_v1", "d_out");
-    W_query = parameter(rand({d_in, d_out}, gen));
-    W_key = parameter(rand({d_in, d_out}, gen));
-    W_value = parameter(rand({d_in, d_out}, gen));
+    W_query = as_parameter(rand({d_in, d_out}, gen));
+    W_key = as_parameter(rand({d_in, d_out}, gen));
+    W_value = as_parameter(rand({d_in, d_out}, gen));
 }
 
 Tensor SelfAttention_v1::forward(const Tensor& x) {
@@ -260,6 +260,78 @@ Tensor MultiHeadAttention::forward(const Tensor& input) {
     const Tensor context = matmul(weights, values).transpose(1, 2).contiguous().view({b, num_tokens, d_out});
     const Tensor out = out_proj(context);
     return batched ? out : out.view({num_tokens, d_out});
+}
+
+}  // namespace attn::nn
+
+// ---------------------------------------------------------------- named parameters
+
+namespace attn::nn {
+
+namespace {
+using Named = std::vector<std::pair<std::string, Tensor*>>;
+
+// Adds a child module's parameters under "prefix.".
+void append(Named& out, const std::string& prefix, Module& child) {
+    for (auto& [name, tensor] : child.named_parameters()) out.emplace_back(prefix + "." + name, tensor);
+}
+}  // namespace
+
+Tensor& Module::parameter(const std::string& name) {
+    std::string known;
+    for (auto& [n, tensor] : named_parameters()) {
+        if (n == name) return *tensor;
+        known += (known.empty() ? "" : ", ") + n;
+    }
+    throw Error("parameter: no parameter called '" + name + "'; this module has: " +
+                (known.empty() ? std::string("none") : known));
+}
+
+void Module::load_parameter(const std::string& name, const Tensor& value) {
+    Tensor& target = parameter(name);
+    if (value.shape() != target.shape())
+        throw Error("parameter '" + name + "': expected shape " + shape_str(target.shape()) + ", got " +
+                    shape_str(value.shape()));
+    target.copy_(value);
+}
+
+Named Linear::named_parameters() {
+    Named out{{"weight", &weight}};
+    if (bias) out.emplace_back("bias", &*bias);
+    return out;
+}
+
+Named SelfAttention_v1::named_parameters() { return {{"W_query", &W_query}, {"W_key", &W_key}, {"W_value", &W_value}}; }
+
+Named SelfAttention_v2::named_parameters() {
+    Named out;
+    append(out, "W_query", W_query);
+    append(out, "W_key", W_key);
+    append(out, "W_value", W_value);
+    return out;
+}
+
+Named CausalAttention::named_parameters() {
+    Named out;
+    append(out, "W_query", W_query);
+    append(out, "W_key", W_key);
+    append(out, "W_value", W_value);
+    return out;
+}
+
+Named MultiHeadAttentionWrapper::named_parameters() {
+    Named out;
+    for (size_t i = 0; i < heads.size(); ++i) append(out, "heads." + std::to_string(i), heads[i]);
+    return out;
+}
+
+Named MultiHeadAttention::named_parameters() {
+    Named out;
+    append(out, "W_query", W_query);
+    append(out, "W_key", W_key);
+    append(out, "W_value", W_value);
+    append(out, "out_proj", out_proj);
+    return out;
 }
 
 }  // namespace attn::nn

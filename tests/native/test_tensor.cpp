@@ -193,3 +193,22 @@ TEST_CASE("Dropout: training scales kept values, eval is the identity", "[tensor
     ca(batch);
     CHECK(default_generator().draws() == draws);
 }
+
+TEST_CASE("named parameters follow PyTorch's state_dict names", "[tensor][nn]") {
+    manual_seed(0);
+    nn::MultiHeadAttentionWrapper wrapper(3, 2, 6, 0.0, 2, true);
+    std::vector<std::string> names;
+    for (auto& [name, tensor] : wrapper.named_parameters()) names.push_back(name);
+    CHECK(names.size() == 12);
+    CHECK(names[0] == "heads.0.W_query.weight");
+    CHECK(names[1] == "heads.0.W_query.bias");
+    CHECK(names.back() == "heads.1.W_value.bias");
+
+    nn::MultiHeadAttention mha(3, 4, 6, 0.0, 2);
+    CHECK(mha.parameter("out_proj.bias").shape() == Shape{4});
+    CHECK_THROWS_WITH(mha.parameter("W_query.bias"), Contains("no parameter called 'W_query.bias'"));
+    CHECK_THROWS_WITH(mha.load_parameter("out_proj.weight", zeros({3, 4})), Contains("expected shape [4,4], got [3,4]"));
+    mha.load_parameter("out_proj.weight", ones({4, 4}));
+    CHECK(sum(mha.out_proj.weight).item() == 16.0f);
+    CHECK(mha.out_proj.weight.is_parameter());
+}

@@ -4,6 +4,8 @@
 // Modules start in training mode, like torch.nn.Module.
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "attn/generator.hpp"
@@ -19,6 +21,14 @@ public:
     virtual void train(bool mode = true) { training = mode; }
     void eval() { train(false); }
     bool training = true;
+
+    // Every parameter under PyTorch's state_dict name ("W_query.weight", "heads.0.W_key.weight", ...),
+    // in the order the module created them.
+    virtual std::vector<std::pair<std::string, Tensor*>> named_parameters() = 0;
+    // The parameter called `name`; throws attn::Error naming the known ones otherwise.
+    Tensor& parameter(const std::string& name);
+    // Copies `value` into the parameter after checking that the shapes are equal (Exercise 3.1).
+    void load_parameter(const std::string& name, const Tensor& value);
 };
 
 // y = x W^T + b. weight [out_features, in_features] and bias [out_features] are drawn by
@@ -27,6 +37,7 @@ class Linear : public Module {
 public:
     Linear(int64_t in_features, int64_t out_features, bool bias = true, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
+    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
     int64_t in_features, out_features;
     Tensor weight;
     std::optional<Tensor> bias;
@@ -37,6 +48,7 @@ class Dropout : public Module {
 public:
     explicit Dropout(double p = 0.5, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
+    std::vector<std::pair<std::string, Tensor*>> named_parameters() override { return {}; }
     double p;
     Generator* generator;
 };
@@ -46,6 +58,7 @@ class SelfAttention_v1 : public Module {
 public:
     SelfAttention_v1(int64_t d_in, int64_t d_out, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
+    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
     int64_t d_out;
     Tensor W_query, W_key, W_value;
 };
@@ -55,6 +68,7 @@ class SelfAttention_v2 : public Module {
 public:
     SelfAttention_v2(int64_t d_in, int64_t d_out, bool qkv_bias = false, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
+    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
     int64_t d_out;
     Linear W_query, W_key, W_value;
 };
@@ -66,6 +80,7 @@ public:
                     Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
     void train(bool mode = true) override;
+    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
     int64_t d_out, context_length;
     Linear W_query, W_key, W_value;
     Dropout dropout;
@@ -79,6 +94,7 @@ public:
                               bool qkv_bias = false, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
     void train(bool mode = true) override;
+    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
     std::vector<CausalAttention> heads;
 };
 
@@ -89,6 +105,7 @@ public:
                        bool qkv_bias = false, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
     void train(bool mode = true) override;
+    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
     int64_t d_out, num_heads, head_dim, context_length;
     Linear W_query, W_key, W_value, out_proj;
     Dropout dropout;
