@@ -104,17 +104,28 @@ Tensor tensor(
     return from_nested(values);
 }
 
-Tensor zeros(const Shape& shape) { return Tensor::full(shape, 0.0f); }
-Tensor ones(const Shape& shape) { return Tensor::full(shape, 1.0f); }
-Tensor empty(const Shape& shape) { return Tensor::empty(shape); }
+Tensor zeros(const Shape& shape) {
+    check_shape(shape, "zeros");
+    return Tensor::full(shape, 0.0f);
+}
+Tensor ones(const Shape& shape) {
+    check_shape(shape, "ones");
+    return Tensor::full(shape, 1.0f);
+}
+Tensor empty(const Shape& shape) {
+    check_shape(shape, "empty");
+    return Tensor::empty(shape);
+}
 
 Tensor rand(const Shape& shape, Generator& gen) {
+    check_shape(shape, "rand");
     Tensor t = Tensor::empty(shape);
     fill_rand(t, gen);
     return t;
 }
 
 Tensor randn(const Shape& shape, Generator& gen) {
+    check_shape(shape, "randn");
     Tensor t = Tensor::empty(shape);
     fill_randn(t, gen);
     return t;

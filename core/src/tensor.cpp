@@ -34,9 +34,19 @@ Shape contiguous_strides(const Shape& shape) {
     return strides;
 }
 
-static void check_shape(const Shape& shape, const char* op) {
-    for (int64_t s : shape)
+// Sizes must be non-negative and the tensor must fit the limit, checked without overflowing.
+void check_shape(const Shape& shape, const char* op) {
+    int64_t numel = 1;
+    bool too_big = false;
+    for (int64_t s : shape) {
         if (s < 0) throw Error(std::string(op) + ": sizes must be non-negative, got " + shape_str(shape));
+        if (s != 0 && numel > kMaxTensorElements / s) too_big = true;
+        else numel *= s;
+    }
+    if (too_big || numel > kMaxTensorElements)
+        throw Error(std::string(op) + ": shape " + shape_str(shape) + " is too large: one tensor may hold at most " +
+                    std::to_string(kMaxTensorElements) + " elements (" +
+                    std::to_string(kMaxTensorElements * 4 / (1 << 20)) + " MiB)");
 }
 
 // ---------------------------------------------------------------- construction

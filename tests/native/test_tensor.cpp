@@ -212,3 +212,10 @@ TEST_CASE("named parameters follow PyTorch's state_dict names", "[tensor][nn]") 
     CHECK(sum(mha.out_proj.weight).item() == 16.0f);
     CHECK(mha.out_proj.weight.is_parameter());
 }
+
+TEST_CASE("a tensor larger than the memory limit is refused up front", "[tensor]") {
+    CHECK_THROWS_WITH(zeros({100000, 100000}), Contains("zeros: shape [100000,100000] is too large"));
+    CHECK_THROWS_WITH(ones({int64_t{1} << 40, int64_t{1} << 40}), Contains("ones: shape"));
+    CHECK_THROWS_WITH(randn({-1}), Contains("randn: sizes must be non-negative"));
+    CHECK(zeros({0, int64_t{1} << 40}).numel() == 0);
+}

@@ -11,6 +11,10 @@ namespace attn {
 
 using Shape = std::vector<int64_t>;
 
+// The most elements one tensor may hold (1 GiB of float32): larger requests fail with a clear error
+// instead of exhausting memory (a WebAssembly heap is at most a few GiB).
+inline constexpr int64_t kMaxTensorElements = int64_t{1} << 28;
+
 enum class DType { Float32, Bool };
 
 const char* dtype_name(DType dtype);  // "float32" | "bool"
@@ -105,5 +109,7 @@ private:
 // Row-major strides of a contiguous tensor of this shape.
 Shape contiguous_strides(const Shape& shape);
 int64_t shape_numel(const Shape& shape);
+// Throws attn::Error, naming `op`, for a negative size or a tensor over kMaxTensorElements.
+void check_shape(const Shape& shape, const char* op);
 
 }  // namespace attn

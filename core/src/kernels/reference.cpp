@@ -1,0 +1,144 @@
+// The scalar reference kernels: the plain loops that define every kernel's bits (torch-numerics.md).
+// Built with -ffp-contract=off: each * and + below rounds on its own; the only fused steps are the
+// explicit std::fma calls inside EXP.
+#include "kernels/kernels.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace attn::kernels {
+
+namespace {
+
+// 2^e for an exponent e in the normal range [-126, 127], built from its bits.
+float pow2i(int32_t e) {
+    const uint32_t bits = static_cast<uint32_t>(e + 127) << 23;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+// A float given by its bit pattern, so the constants below read exactly as in torch-numerics §2.1.
+float from_bits(uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+float apply(Binary op, float a, float b) {
+    switch (op) {
+        case Binary::Add: return a + b;
+        case Binary::Sub: return a - b;
+        case Binary::Mul: return a * b;
+        case Binary::Div: return a / b;
+    }
+    return a;  // unreachable
+}
+
+// C[M,N] = A[M,K] · B[K,N]: one running sum per output, k in order from +0, product then sum rounded.
+void matmul(const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc, int64_t M,
+            int64_t N, int64_t K) {
+    for (int64_t i = 0; i < M; ++i) {
+        for (int64_t j = 0; j < N; ++j) {
+            float acc = 0.0f;
+            for (int64_t k = 0; k < K; ++k) {
+                const float product = A[i * lda + k] * B[k * ldb + j];
+                acc = acc + product;
+            }
+            C[i * ldc + j] = acc;
+        }
+    }
+}
+
+// rows × n → rows × n: softmax of each row (§2.2).
+void softmax_rows(const float* x, float* y, int64_t rows, int64_t n) {
+    for (int64_t row = 0; row < rows; ++row) {
+        const float* xr = x + row * n;
+        float* yr = y + row * n;
+        if (n == 0) continue;
+
+        // pass 1: the row max, NaN as soon as any element is NaN.
+        float m = xr[0];
+        for (int64_t i = 1; i < n; ++i) {
+            if (std::isnan(xr[i]) || xr[i] > m) m = xr[i];
+            if (std::isnan(m)) break;
+        }
+
+        // pass 2: e_i = EXP(x_i - m), kept in y.
+        for (int64_t i = 0; i < n; ++i) yr[i] = exp_ref(xr[i] - m);
+
+        // pass 3: the sum S, in the order of ATen's 8-lane vector loop.
+        float S;
+        if (n < 8) {
+            S = yr[0];
+            for (int64_t i = 1; i < n; ++i) S = S + yr[i];
+        } else {
+            float v[8];
+            for (int l = 0; l < 8; ++l) v[l] = yr[l];
+            for (int64_t i = 8; i < n; ++i) v[i % 8] = v[i % 8] + yr[i];  // later blocks, the last one partial
+            S = ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+        }
+
+        // pass 4: multiply by the reciprocal (ATen does not divide).
+        const float r = 1.0f / S;
+        for (int64_t i = 0; i < n; ++i) yr[i] = yr[i] * r;
+    }
+}
+
+void exp(const float* x, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = exp_ref(x[i]);
+}
+
+void binary(Binary op, const float* a, const float* b, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = apply(op, a[i], b[i]);
+}
+
+void binary_scalar(Binary op, const float* a, float s, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = apply(op, a[i], s);
+}
+
+void masked_fill(const float* x, const float* mask, float value, float* y, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) y[i] = mask[i] != 0.0f ? value : x[i];
+}
+
+}  // namespace
+
+// EXP (§2.1): SLEEF's expf8_u10, one lane at a time. Every std::fma here is one of SLEEF's FMAs.
+float exp_ref(float d) {
+    if (std::isnan(d)) return d + d;  // the input NaN, quieted
+    if (d < -104.0f) return 0.0f;
+    if (d > 100.0f) return std::numeric_limits<float>::infinity();
+
+    const float R = from_bits(0x3fb8aa3b);    // 1/ln 2
+    const float L2U = from_bits(0x3f317200);  // ln 2, upper bits
+    const float L2L = from_bits(0x35bfbe8e);  // ln 2, lower bits
+    const float c5 = from_bits(0x39502bda), c4 = from_bits(0x3ab696c9), c3 = from_bits(0x3c0888a6);
+    const float c2 = from_bits(0x3d2aaa7a), c1 = from_bits(0x3e2aaaab), c0 = from_bits(0x3f000000);
+
+    // d = q·ln 2 + s, with q an integer (ties to even) and |s| ≤ ln 2 / 2.
+    const float q = std::nearbyint(d * R);
+    float s = std::fma(q, -L2U, d);
+    s = std::fma(q, -L2L, s);
+
+    // e^s ≈ 1 + s + s²·(c0 + c1·s + … + c5·s⁵)
+    float u = c5;
+    u = std::fma(u, s, c4);
+    u = std::fma(u, s, c3);
+    u = std::fma(u, s, c2);
+    u = std::fma(u, s, c1);
+    u = std::fma(u, s, c0);
+    u = 1.0f + std::fma(s * s, u, s);
+
+    // e^d = e^s · 2^h · 2^(q-h): two rounded multiplies, so subnormal results round as SLEEF's do.
+    const int32_t qi = static_cast<int32_t>(q);
+    const int32_t h = qi >> 1;
+    return (u * pow2i(h)) * pow2i(qi - h);
+}
+
+const Table& reference() {
+    static const Table table{"scalar", matmul, softmax_rows, exp, binary, binary_scalar, masked_fill};
+    return table;
+}
+
+}  // namespace attn::kernels
