@@ -56,6 +56,10 @@ Generator& default_generator() {
 }
 
 void manual_seed(uint64_t seed) { default_generator().manual_seed(seed); }
+uint64_t initial_seed() { return default_generator().initial_seed(); }
+void set_rng_profile(RngProfile profile) { default_generator().profile = profile; }
+RngProfile rng_profile() { return default_generator().profile; }
+uint64_t rng_draws() { return default_generator().draws(); }
 
 // ---------------------------------------------------------------- fills
 

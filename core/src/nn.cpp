@@ -277,6 +277,12 @@ void append(Named& out, const std::string& prefix, Module& child) {
 }
 }  // namespace
 
+std::vector<std::string> Module::parameter_names() {
+    std::vector<std::string> names;
+    for (auto& named : named_parameters()) names.push_back(named.first);
+    return names;
+}
+
 Tensor& Module::parameter(const std::string& name) {
     std::string known;
     for (auto& [n, tensor] : named_parameters()) {
@@ -292,7 +298,9 @@ void Module::load_parameter(const std::string& name, const Tensor& value) {
     if (value.shape() != target.shape())
         throw Error("parameter '" + name + "': expected shape " + shape_str(target.shape()) + ", got " +
                     shape_str(value.shape()));
+    const bool requires_grad = target.requires_grad();
     target.copy_(value);
+    target.set_parameter(true, requires_grad);  // still the same Parameter, like assigning to .data
 }
 
 Named Linear::named_parameters() {

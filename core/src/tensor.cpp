@@ -67,6 +67,25 @@ Tensor Tensor::from_vector(const Shape& shape, std::vector<float> values, DType 
     return Tensor(std::make_shared<std::vector<float>>(std::move(values)), shape, contiguous_strides(shape), 0, dtype);
 }
 
+Tensor Tensor::from_strided(std::vector<float> storage, const Shape& shape, const Shape& strides, int64_t offset,
+                            DType dtype) {
+    check_shape(shape, "tensor");
+    if (strides.size() != shape.size())
+        throw Error("tensor: " + std::to_string(strides.size()) + " strides given for shape " + shape_str(shape));
+    int64_t last = offset;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (strides[i] < 0) throw Error("tensor: strides must be non-negative, got " + shape_str(strides));
+        if (shape[i] > 0) last += (shape[i] - 1) * strides[i];
+    }
+    const int64_t size = static_cast<int64_t>(storage.size());
+    if (shape_numel(shape) > 0 && (offset < 0 || last >= size))
+        throw Error("tensor: shape " + shape_str(shape) + " with strides " + shape_str(strides) + " and offset " +
+                    std::to_string(offset) + " reaches outside a storage of " + std::to_string(size) + " values");
+    if (dtype == DType::Bool)
+        for (float& v : storage) v = v != 0.0f ? 1.0f : 0.0f;
+    return Tensor(std::make_shared<std::vector<float>>(std::move(storage)), shape, strides, offset, dtype);
+}
+
 Tensor Tensor::empty(const Shape& shape, DType dtype) { return full(shape, 0.0f, dtype); }
 
 Tensor Tensor::full(const Shape& shape, float value, DType dtype) {

@@ -53,6 +53,11 @@ Generator& default_generator();
 void manual_seed(uint64_t seed);
 inline void manual_seed(int64_t seed) { manual_seed(static_cast<uint64_t>(seed)); }
 inline void manual_seed(int seed) { manual_seed(static_cast<uint64_t>(static_cast<int64_t>(seed))); }
+// torch.initial_seed(), and the default generator's profile and draw counter.
+uint64_t initial_seed();
+void set_rng_profile(RngProfile profile);
+RngProfile rng_profile();
+uint64_t rng_draws();
 
 class Tensor;
 

@@ -20,11 +20,13 @@ public:
     Tensor operator()(const Tensor& x) { return forward(x); }
     virtual void train(bool mode = true) { training = mode; }
     void eval() { train(false); }
+    bool is_training() const { return training; }
     bool training = true;
 
     // Every parameter under PyTorch's state_dict name ("W_query.weight", "heads.0.W_key.weight", ...),
     // in the order the module created them.
     virtual std::vector<std::pair<std::string, Tensor*>> named_parameters() = 0;
+    std::vector<std::string> parameter_names();
     // The parameter called `name`; throws attn::Error naming the known ones otherwise.
     Tensor& parameter(const std::string& name);
     // Copies `value` into the parameter after checking that the shapes are equal (Exercise 3.1).

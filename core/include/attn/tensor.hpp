@@ -30,6 +30,10 @@ public:
     // Uninitialised in PyTorch; here zero-filled so that results never depend on garbage.
     static Tensor empty(const Shape& shape, DType dtype = DType::Float32);
     static Tensor full(const Shape& shape, float value, DType dtype = DType::Float32);
+    // A view (shape, strides, offset) over its own copy of `storage`, as PyTorch's as_strided; checks
+    // that every element lies inside the storage.
+    static Tensor from_strided(std::vector<float> storage, const Shape& shape, const Shape& strides, int64_t offset,
+                               DType dtype = DType::Float32);
 
     // ---- shape and metadata
     const Shape& shape() const { return shape_; }
@@ -39,6 +43,9 @@ public:
     int64_t size(int64_t dim) const;  // negative dims count from the end, like shape[-1]
     DType dtype() const { return dtype_; }
     bool is_contiguous() const;
+    // The whole storage this tensor views, and where in it the first element sits.
+    const std::vector<float>& storage() const { return *storage_; }
+    int64_t storage_offset() const { return offset_; }
 
     // ---- element access
     std::vector<float> to_vector() const;  // row-major copy of the values

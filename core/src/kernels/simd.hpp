@@ -4,7 +4,7 @@
 //
 // Every kernel gives exactly the bits of its scalar reference (reference.cpp): SIMD lanes hold
 // independent outputs (columns, elements), and each output keeps the reference's order of operations.
-// Tails that do not fill a vector run the reference's scalar steps.
+// Tails that do not fill a vector run the reference's scalar steps (EXP: the lane code on a padded vector).
 #include <xsimd/xsimd.hpp>
 
 #include <array>
@@ -35,54 +35,62 @@ inline float bits_to_float(uint32_t bits) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Fused multiply-add, one rounding per lane: EXP's seven FMAs (the only FMAs in the core).
+// EXP (torch-numerics §2.1): SLEEF's expf8_u10, the same steps as exp_ref, one element per lane.
+//
+// Fma<Arch> gives EXP's seven fused multiply-adds (the only FMAs in the core), each rounded once.
+// exact() is false when an emulated FMA could not promise that; EXP then redoes those lanes with exp_ref.
+
+template <class Arch>
+struct Fma;  // no FMA for this arch: a table for it needs one below
 
 #if XSIMD_WITH_FMA3_AVX2
-inline Vec<xsimd::fma3<xsimd::avx2>> fused(Vec<xsimd::fma3<xsimd::avx2>> a, Vec<xsimd::fma3<xsimd::avx2>> b,
-                                           Vec<xsimd::fma3<xsimd::avx2>> c) {
-    return xsimd::fma(a, b, c);  // vfmadd
-}
+template <>
+struct Fma<xsimd::fma3<xsimd::avx2>> {
+    using V = Vec<xsimd::fma3<xsimd::avx2>>;
+    V operator()(V a, V b, V c) const { return xsimd::fma(a, b, c); }  // vfmadd
+    static constexpr bool exact() { return true; }
+};
 #endif
 
 #if XSIMD_WITH_AVX512F
-// xsimd 8.1 has no fused kernel for avx512f (its generic fma is a*b + c, two roundings): call it directly.
-inline Vec<xsimd::avx512f> fused(Vec<xsimd::avx512f> a, Vec<xsimd::avx512f> b, Vec<xsimd::avx512f> c) {
-    return _mm512_fmadd_ps(a, b, c);
-}
+template <>
+struct Fma<xsimd::avx512f> {
+    using V = Vec<xsimd::avx512f>;
+    // xsimd 8.1's fma for avx512f is the generic a*b + c (two roundings): use the instruction directly.
+    V operator()(V a, V b, V c) const { return _mm512_fmadd_ps(a, b, c); }
+    static constexpr bool exact() { return true; }
+};
 #endif
 
 #if XSIMD_WITH_SSE4_1
-// SSE4.1 and wasm SIMD have no FMA, so it is emulated exactly in double, two lanes at a time.
-// a·b is exact in double (24 + 24 bits). c + a·b is rounded to odd: round to nearest, then, if inexact,
-// step to the truncated value and set the last bit. Rounding that to float is the correctly rounded fma
-// (Boldo & Melquiond: round-to-odd at 53 bits, then nearest at 24 ≤ 53 − 2, rounds once).
-// The exact error comes from Fast2Sum, which needs |c| ≥ |a·b| unless c + a·b is exact in double
-// (then the error is 0). Both hold in EXP: the first two steps are exact in double (q has ≤ 8 bits, s is
-// a multiple of 2^-25), and in the polynomial each term is below the constant it is added to (|s| ≤ ln2/2).
-inline __m128d fma_round_to_odd(__m128d a, __m128d b, __m128d c) {
-    const __m128d zero = _mm_setzero_pd();
-    const __m128d p = _mm_mul_pd(a, b);
-    const __m128d r = _mm_add_pd(c, p);
-    const __m128d err = _mm_sub_pd(p, _mm_sub_pd(r, c));  // c + p == r + err exactly
-    const __m128d inexact = _mm_cmpneq_pd(err, zero);
-    // r was rounded away from zero when err and r have opposite signs; then the truncation is r − 1 ulp.
-    const __m128d away = _mm_and_pd(inexact, _mm_xor_pd(_mm_cmplt_pd(err, zero), _mm_cmplt_pd(r, zero)));
-    __m128i bits = _mm_add_epi64(_mm_castpd_si128(r), _mm_castpd_si128(away));  // adds −1 where away
-    bits = _mm_or_si128(bits, _mm_and_si128(_mm_castpd_si128(inexact), _mm_set1_epi64x(1)));
-    return _mm_castsi128_pd(bits);
-}
+// SSE4.1 and wasm SIMD have no FMA: compute it in double, two lanes at a time. a·b is exact in double
+// (24 + 24 bits), so c + a·b is rounded once to double, then once more to float. That second rounding
+// is wrong only when the double lands exactly on a midpoint between two floats (low 29 bits 1000…0):
+// such lanes are flagged (about one in 2^28), and the caller redoes them with exp_ref.
+template <>
+struct Fma<xsimd::sse4_1> {
+    using V = Vec<xsimd::sse4_1>;
+    __m128i midpoints = _mm_setzero_si128();
 
-inline Vec<xsimd::sse4_1> fused(Vec<xsimd::sse4_1> a, Vec<xsimd::sse4_1> b, Vec<xsimd::sse4_1> c) {
-    const __m128 a4 = a, b4 = b, c4 = c;
-    const __m128d lo = fma_round_to_odd(_mm_cvtps_pd(a4), _mm_cvtps_pd(b4), _mm_cvtps_pd(c4));
-    const __m128d hi = fma_round_to_odd(_mm_cvtps_pd(_mm_movehl_ps(a4, a4)), _mm_cvtps_pd(_mm_movehl_ps(b4, b4)),
-                                        _mm_cvtps_pd(_mm_movehl_ps(c4, c4)));
-    return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
-}
+    __m128d mul_add(__m128d a, __m128d b, __m128d c) {
+        const __m128d r = _mm_add_pd(c, _mm_mul_pd(a, b));
+        // The low 29 bits of a double all sit in its low 32-bit word; the high word never matches 1.
+        const __m128i low = _mm_and_si128(_mm_castpd_si128(r), _mm_set_epi32(0, 0x1fffffff, 0, 0x1fffffff));
+        midpoints = _mm_or_si128(midpoints, _mm_cmpeq_epi32(low, _mm_set_epi32(1, 0x10000000, 1, 0x10000000)));
+        return r;
+    }
+
+    V operator()(V a, V b, V c) {
+        const __m128 a4 = a, b4 = b, c4 = c;
+        const __m128d lo = mul_add(_mm_cvtps_pd(a4), _mm_cvtps_pd(b4), _mm_cvtps_pd(c4));
+        const __m128d hi = mul_add(_mm_cvtps_pd(_mm_movehl_ps(a4, a4)), _mm_cvtps_pd(_mm_movehl_ps(b4, b4)),
+                                   _mm_cvtps_pd(_mm_movehl_ps(c4, c4)));
+        return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
+    }
+
+    bool exact() const { return _mm_movemask_epi8(midpoints) == 0; }
+};
 #endif
-
-// ---------------------------------------------------------------------------------------------------
-// EXP (torch-numerics §2.1): SLEEF's expf8_u10, the same steps as exp_ref, one element per lane.
 
 template <class Arch>
 Vec<Arch> exp_vec(Vec<Arch> d) {
@@ -91,20 +99,21 @@ Vec<Arch> exp_vec(Vec<Arch> d) {
     const V R(bits_to_float(0x3fb8aa3b)), L2U(bits_to_float(0x3f317200)), L2L(bits_to_float(0x35bfbe8e));
     const V c5(bits_to_float(0x39502bda)), c4(bits_to_float(0x3ab696c9)), c3(bits_to_float(0x3c0888a6));
     const V c2(bits_to_float(0x3d2aaa7a)), c1(bits_to_float(0x3e2aaaab)), c0(bits_to_float(0x3f000000));
+    Fma<Arch> fma;
 
     // d = q·ln 2 + s
     const V q = xsimd::nearbyint(d * R);  // ties to even
-    V s = fused(q, -L2U, d);
-    s = fused(q, -L2L, s);
+    V s = fma(q, -L2U, d);
+    s = fma(q, -L2L, s);
 
     // e^s
     V u = c5;
-    u = fused(u, s, c4);
-    u = fused(u, s, c3);
-    u = fused(u, s, c2);
-    u = fused(u, s, c1);
-    u = fused(u, s, c0);
-    u = V(1.0f) + fused(s * s, u, s);
+    u = fma(u, s, c4);
+    u = fma(u, s, c3);
+    u = fma(u, s, c2);
+    u = fma(u, s, c1);
+    u = fma(u, s, c0);
+    u = V(1.0f) + fma(s * s, u, s);
 
     // · 2^h · 2^(q−h), h = q >> 1. q + 1.5·2^23 holds the integer q in its low bits (|q| ≤ 150 in range),
     // so the exponents come from integer shifts, with no float→int conversion (emulated lane by lane in wasm).
@@ -117,7 +126,26 @@ Vec<Arch> exp_vec(Vec<Arch> d) {
     // Out of range, as exp_ref; these lanes computed garbage above.
     u = xsimd::select(d < V(-104.0f), V(0.0f), u);
     u = xsimd::select(d > V(100.0f), V(bits_to_float(0x7f800000)), u);
-    return xsimd::select(d != d, d + d, u);  // NaN in, that NaN (quieted) out
+    u = xsimd::select(d != d, d + d, u);  // NaN in, that NaN (quieted) out
+
+    if (!fma.exact()) {  // rare: an emulated FMA may have rounded twice
+        constexpr int64_t W = V::size;
+        float lanes[W];
+        d.store_unaligned(lanes);
+        for (int64_t l = 0; l < W; ++l) lanes[l] = exp_ref(lanes[l]);
+        u = V::load_unaligned(lanes);
+    }
+    return u;
+}
+
+// EXP(x[i] − m) for the last count < W elements, through a zero-padded vector so they run the lane code too.
+template <class Arch>
+void exp_tail(const float* x, float m, float* y, int64_t count) {
+    using V = Vec<Arch>;
+    float lanes[V::size] = {};
+    for (int64_t i = 0; i < count; ++i) lanes[i] = x[i];
+    exp_vec<Arch>(V::load_unaligned(lanes) - V(m)).store_unaligned(lanes);
+    for (int64_t i = 0; i < count; ++i) y[i] = lanes[i];
 }
 
 // x[n] → y[n], y = EXP(x)
@@ -127,7 +155,7 @@ void exp(const float* x, float* y, int64_t n) {
     constexpr int64_t W = V::size;
     int64_t i = 0;
     for (; i + W <= n; i += W) exp_vec<Arch>(V::load_unaligned(x + i)).store_unaligned(y + i);
-    for (; i < n; ++i) y[i] = exp_ref(x[i]);
+    exp_tail<Arch>(x + i, 0.0f, y + i, n - i);  // x − 0 is x, even for −0
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -253,7 +281,7 @@ void softmax_rows(const float* x, float* y, int64_t rows, int64_t n) {
         // pass 2: e_i = EXP(x_i − m), kept in y.
         const V mv(m);
         for (i = 0; i + W <= n; i += W) exp_vec<Arch>(V::load_unaligned(xr + i) - mv).store_unaligned(yr + i);
-        for (; i < n; ++i) yr[i] = exp_ref(xr[i] - m);
+        exp_tail<Arch>(xr + i, m, yr + i, n - i);
 
         // pass 3: the sum S in ATen's order: a running sum below 8 elements, else 8 lanes, then a fixed tree.
         float S;
