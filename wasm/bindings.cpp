@@ -48,6 +48,8 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("getRngProfile", &Js<&attn::rng_profile>::call);
     function("rngDraws", &Js<&attn::rng_draws>::call);
     function("kernelBackend", &Js<&backend>::call);
+    function("heapBytes", &Js<&attn::wasm::heap_bytes>::call);
+    function("allocatedBytes", &Js<&attn::wasm::allocated_bytes>::call);
 
     // creation
     function("fromValues", &Js<&Tensor::from_vector>::call);

@@ -1,6 +1,8 @@
 #include "convert.hpp"
 
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
 namespace attn::wasm {
 
@@ -143,6 +145,9 @@ val to_js(const std::vector<std::string>& v) {
     for (const auto& s : v) out.call<void>("push", s);
     return out;
 }
+
+double heap_bytes() { return static_cast<double>(emscripten_get_heap_size()); }
+double allocated_bytes() { return static_cast<double>(mallinfo().uordblks); }
 
 val error_to_js(const std::string& message) {
     val err = val::object();

@@ -201,6 +201,10 @@ void share_storage(const Tensor& result, val& js_result, Arg<A>& arg, const val&
 
 val error_to_js(const std::string& message);
 
+// The size of the wasm heap and the bytes malloc has handed out (for leak checks).
+double heap_bytes();
+double allocated_bytes();
+
 // Runs `body`, turning any exception into the error object the JS wrapper throws.
 template <class Body>
 val guarded(Body&& body) {

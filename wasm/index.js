@@ -1,0 +1,427 @@
+// The attention core as a PyTorch-shaped JavaScript API, for browsers and Node >= 20.
+//
+//   import { loadAttention } from 'attention-lab';
+//   const torch = await loadAttention();
+//   torch.manualSeed(123);
+//   const sa = new torch.SelfAttention_v1(3, 2);
+//   console.log(sa.forward(inputs).toString());
+//
+// Tensors own their values in JavaScript (a Float32Array shared by views), so nothing ever needs to be
+// freed by hand. Every call into WebAssembly converts its arguments, runs the C++ core and converts the
+// result back; the core's errors come back as AttentionError.
+
+/** The one error type of the API: bad input, with a message naming the operation and the argument. */
+export class AttentionError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'AttentionError';
+  }
+}
+
+// (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)): valid only where SIMD128 runs.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
+const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
+
+/**
+ * Loads the WebAssembly module once and returns the API object.
+ * @param {{ flavour?: 'simd' | 'scalar' }} [options] force a build; by default SIMD where the engine has it
+ */
+export async function loadAttention(options = {}) {
+  const flavour = options.flavour ?? (WebAssembly.validate(SIMD_PROBE) ? 'simd' : 'scalar');
+  if (flavour !== 'simd' && flavour !== 'scalar') {
+    throw new AttentionError(`loadAttention: flavour must be 'simd' or 'scalar', got ${describe(flavour)}`);
+  }
+  const { default: create } =
+    flavour === 'simd' ? await import('./dist/attention-simd.mjs') : await import('./dist/attention-scalar.mjs');
+  const wasmUrl = new URL(`./dist/attention-${flavour}.wasm`, import.meta.url);
+  const moduleOptions = {};
+  if (isNode) {
+    // Emscripten's web loader would fetch() a file path, which Node cannot: hand it the bytes.
+    const { readFile } = await import('node:fs/promises');
+    moduleOptions.wasmBinary = await readFile(wasmUrl);
+  } else {
+    moduleOptions.locateFile = (file) => new URL(`./dist/${file}`, import.meta.url).href;
+  }
+  const wasm = await create(moduleOptions);
+  return makeApi(wasm, flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar');
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `'${value}'`;
+  if (value && value.constructor && value.constructor.name === 'Tensor') return 'a tensor';
+  return typeof value;
+}
+
+function makeApi(wasm, backend) {
+  // ------------------------------------------------------------ calling the core
+
+  // Runs a binding; the core reports bad input as { attentionError }.
+  function call(fn, ...args) {
+    const result = fn(...args);
+    if (result !== null && typeof result === 'object' && 'attentionError' in result) {
+      throw new AttentionError(result.attentionError);
+    }
+    return result;
+  }
+  const core = (name, ...args) => call(wasm[name], ...args);
+  const tensorOf = (wire) => new Tensor(wire);
+
+  // One integer argument (a size, dim or index), checked before it reaches the core.
+  function integer(op, what, value, { min = -Infinity } = {}) {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+      const expected = min === 0 ? 'a non-negative integer' : 'an integer';
+      throw new AttentionError(`${op}: ${what} must be ${expected}, got ${describe(value)}`);
+    }
+    return value;
+  }
+
+  // (...sizes) or ([sizes]) -> number[]
+  function shapeArgs(op, sizes, { allowInfer = false } = {}) {
+    const list = sizes.length === 1 && Array.isArray(sizes[0]) ? sizes[0] : sizes;
+    return list.map((s, i) => integer(op, `size at position ${i}`, s, { min: allowInfer && s === -1 ? -1 : 0 }));
+  }
+
+  function tensorArg(op, what, value) {
+    if (!(value instanceof Tensor)) throw new AttentionError(`${op}: ${what} must be a tensor, got ${describe(value)}`);
+    return value._w;
+  }
+
+  // A tensor, or a number that the core rounds to float32 like a Python float.
+  function binary(op, a, b) {
+    if (b instanceof Tensor) return tensorOf(core(op, a._w, b._w));
+    if (typeof b === 'number') return tensorOf(core(`${op}Number`, a._w, b));
+    throw new AttentionError(`${op}: the operand must be a tensor or a number, got ${describe(b)}`);
+  }
+
+  // Nested arrays of numbers (or booleans) -> shape + row-major values, refusing ragged input.
+  function flatten(data) {
+    const shape = [];
+    for (let level = data; Array.isArray(level); level = level[0]) shape.push(level.length);
+    const values = [];
+    let kind = null;
+    const walk = (node, depth, path) => {
+      if (depth === shape.length) {
+        const k = typeof node;
+        if (k !== 'number' && k !== 'boolean') {
+          throw new AttentionError(`tensor: element ${path} must be a number or a boolean, got ${describe(node)}`);
+        }
+        if (kind !== null && kind !== k) throw new AttentionError('tensor: numbers and booleans cannot be mixed');
+        kind = k;
+        values.push(Number(node));
+        return;
+      }
+      if (!Array.isArray(node) || node.length !== shape[depth]) {
+        throw new AttentionError(
+          `tensor: nested arrays are ragged: expected length ${shape[depth]} at ${path || 'the top'}, got ` +
+            (Array.isArray(node) ? `length ${node.length}` : describe(node)),
+        );
+      }
+      node.forEach((child, i) => walk(child, depth + 1, `${path}[${i}]`));
+    };
+    walk(data, 0, '');
+    return { shape, values, dtype: kind === 'boolean' ? 'bool' : 'float32' };
+  }
+
+  // ------------------------------------------------------------ tensors
+
+  class Tensor {
+    /** @param {object} wire the storage-owning object the core reads and writes */
+    constructor(wire) {
+      this._w = wire;
+      this._onChange = null; // set on a module's parameter: in-place changes are written back
+    }
+
+    get shape() { return this._w.shape.slice(); }
+    get dtype() { return this._w.dtype; }
+    get ndim() { return this._w.shape.length; }
+    get requiresGrad() { return this._w.requiresGrad; }
+    get gradFn() { return this._w.gradFn || null; }
+    numel() { return this._w.shape.reduce((n, s) => n * s, 1); }
+    size(dim) {
+      if (dim === undefined) return this.shape;
+      return core('size', this._w, integer('size', 'dim', dim));
+    }
+
+    /** Row-major copy of the values. */
+    get data() { return core('toVector', this._w); }
+    item() { return core('item', this._w); }
+    toArray() {
+      const flat = Array.from(this.data, this.dtype === 'bool' ? (v) => v !== 0 : (v) => v);
+      const build = (dim, start) => {
+        if (dim === this.ndim) return flat[start];
+        const stride = this._w.shape.slice(dim + 1).reduce((n, s) => n * s, 1);
+        return Array.from({ length: this._w.shape[dim] }, (_, i) => build(dim + 1, start + i * stride));
+      };
+      return build(0, 0);
+    }
+    toString() { return core('toString', this._w); }
+    bool() { return tensorOf(core('toBool', this._w)); }
+
+    // views
+    at(index) { return tensorOf(core('select', this._w, 0, integer('at', 'index', index))); }
+    select(dim, index) {
+      return tensorOf(core('select', this._w, integer('select', 'dim', dim), integer('select', 'index', index)));
+    }
+    slice(dim, start, end) {
+      const stop = end === undefined ? Number.MAX_SAFE_INTEGER : integer('slice', 'end', end);
+      return tensorOf(core('slice', this._w, integer('slice', 'dim', dim), integer('slice', 'start', start), stop));
+    }
+    *[Symbol.iterator]() {
+      if (this.ndim === 0) throw new AttentionError('iteration: a 0-d tensor cannot be iterated');
+      for (let i = 0; i < this._w.shape[0]; i++) yield this.at(i);
+    }
+    get T() { return tensorOf(core('T', this._w)); }
+    transpose(dim0, dim1) {
+      return tensorOf(core('transpose', this._w, integer('transpose', 'dim0', dim0), integer('transpose', 'dim1', dim1)));
+    }
+    view(...shape) { return tensorOf(core('view', this._w, shapeArgs('view', shape, { allowInfer: true }))); }
+    reshape(...shape) { return tensorOf(core('reshape', this._w, shapeArgs('reshape', shape, { allowInfer: true }))); }
+    flatten() { return tensorOf(core('flatten', this._w)); }
+    contiguous() { return tensorOf(core('contiguous', this._w)); }
+    clone() { return tensorOf(core('clone', this._w)); }
+
+    // math
+    matmul(other) { return tensorOf(core('matmul', this._w, tensorArg('matmul', 'other', other))); }
+    dot(other) { return tensorOf(core('dot', this._w, tensorArg('dot', 'other', other))); }
+    softmax(dim) { return tensorOf(core('softmax', this._w, integer('softmax', 'dim', dim))); }
+    sum(dim, keepdim = false) {
+      if (dim === undefined || dim === null) return tensorOf(core('sumAll', this._w));
+      return tensorOf(core('sumDim', this._w, integer('sum', 'dim', dim), Boolean(keepdim)));
+    }
+    add(other) { return binary('add', this, other); }
+    sub(other) { return binary('sub', this, other); }
+    mul(other) { return binary('mul', this, other); }
+    div(other) { return binary('div', this, other); }
+    pow(other) { return binary('pow', this, other); }
+    exp() { return tensorOf(core('exp', this._w)); }
+    maskedFill(mask, value) {
+      return tensorOf(core('maskedFill', this._w, tensorArg('maskedFill', 'mask', mask), fillValue('maskedFill', value)));
+    }
+
+    // in place: each returns this tensor
+    maskedFill_(mask, value) {
+      core('maskedFill_', this._w, tensorArg('maskedFill_', 'mask', mask), fillValue('maskedFill_', value));
+      return this._changed();
+    }
+    add_(other) {
+      if (other instanceof Tensor) core('add_', this._w, other._w);
+      else if (typeof other === 'number') core('addNumber_', this._w, other);
+      else throw new AttentionError(`add_: the operand must be a tensor or a number, got ${describe(other)}`);
+      return this._changed();
+    }
+    zero_() {
+      core('zero_', this._w);
+      return this._changed();
+    }
+    /** t.set(i, v) is t[i] = v; t.set([i, j], v) is t[i, j] = v. */
+    set(index, value) {
+      const list = Array.isArray(index) ? index : [index];
+      const idx = list.map((i, k) => integer('set', `index at position ${k}`, i));
+      if (value instanceof Tensor) core('setTensor', this._w, idx, value._w);
+      else if (typeof value === 'number' || typeof value === 'boolean') core('setNumber', this._w, idx, Number(value));
+      else throw new AttentionError(`set: the value must be a number or a tensor, got ${describe(value)}`);
+      return this._changed();
+    }
+    _changed() {
+      if (this._onChange) this._onChange(this);
+      return this;
+    }
+  }
+
+  function fillValue(op, value) {
+    if (typeof value !== 'number') throw new AttentionError(`${op}: the value must be a number, got ${describe(value)}`);
+    return value;
+  }
+
+  // ------------------------------------------------------------ modules
+
+  // Frees a module's C++ object once its JavaScript wrapper is garbage-collected.
+  const registry = new FinalizationRegistry((handle) => handle.delete());
+
+  // Builds getters and setters for parameter names such as 'W_query.weight' or 'heads.0.W_key.weight'.
+  function attachParameters(target, handle, names) {
+    const leaf = (owner, key, name) => {
+      Object.defineProperty(owner, key, {
+        enumerable: true,
+        configurable: true,
+        get() {
+          const t = tensorOf(call(() => handle.parameter(name)));
+          t._onChange = (changed) => call(() => handle.loadParameter(name, changed._w));
+          return t;
+        },
+        set(value) {
+          call(() => handle.loadParameter(name, tensorArg(`${name} =`, 'the value', value)));
+        },
+      });
+    };
+    const containers = [target];
+    for (const name of names) {
+      const parts = name.split('.');
+      let owner = target;
+      parts.slice(0, -1).forEach((part, i) => {
+        if (!(part in owner)) {
+          owner[part] = /^\d+$/.test(parts[i + 1]) ? [] : {};
+          containers.push(owner[part]);
+        }
+        owner = owner[part];
+      });
+      leaf(owner, parts[parts.length - 1], name);
+    }
+    // nn.Linear without a bias has bias None: give null rather than undefined.
+    for (const c of containers) {
+      if (Object.getOwnPropertyDescriptor(c, 'weight') && !Object.getOwnPropertyDescriptor(c, 'bias')) c.bias = null;
+    }
+  }
+
+  class Module {
+    #handle;
+    constructor(factory, ...args) {
+      const handle = call(wasm[factory], ...args);
+      this.#handle = handle;
+      registry.register(this, handle);
+      attachParameters(this, handle, handle.parameterNames());
+    }
+    forward(x) {
+      return tensorOf(call(() => this.#handle.forward(tensorArg(`${this.constructor.name}.forward`, 'x', x))));
+    }
+    train(mode = true) {
+      this.#handle.train(Boolean(mode));
+      return this;
+    }
+    eval() { return this.train(false); }
+    get training() { return this.#handle.isTraining(); }
+  }
+
+  // Constructor arguments are checked here so that messages name the module and the argument.
+  const size = (op, what, v) => integer(op, what, v, { min: 0 });
+  function probability(op, p) {
+    if (typeof p !== 'number' || Number.isNaN(p)) {
+      throw new AttentionError(`${op}: dropout must be a number in [0, 1], got ${describe(p)}`);
+    }
+    return p;
+  }
+
+  class Linear extends Module {
+    constructor(inFeatures, outFeatures, bias = true) {
+      super('newLinear', size('Linear', 'inFeatures', inFeatures), size('Linear', 'outFeatures', outFeatures),
+        Boolean(bias));
+      this.inFeatures = inFeatures;
+      this.outFeatures = outFeatures;
+    }
+  }
+  class Dropout extends Module {
+    constructor(p = 0.5) {
+      super('newDropout', probability('Dropout', p));
+      this.p = p;
+    }
+  }
+  class SelfAttention_v1 extends Module {
+    constructor(d_in, d_out) {
+      super('newSelfAttention_v1', size('SelfAttention_v1', 'd_in', d_in), size('SelfAttention_v1', 'd_out', d_out));
+      this.d_out = d_out;
+    }
+  }
+  class SelfAttention_v2 extends Module {
+    constructor(d_in, d_out, qkv_bias = false) {
+      super('newSelfAttention_v2', size('SelfAttention_v2', 'd_in', d_in), size('SelfAttention_v2', 'd_out', d_out),
+        Boolean(qkv_bias));
+      this.d_out = d_out;
+    }
+  }
+  class CausalAttention extends Module {
+    constructor(d_in, d_out, context_length, dropout, qkv_bias = false) {
+      const op = 'CausalAttention';
+      super('newCausalAttention', size(op, 'd_in', d_in), size(op, 'd_out', d_out),
+        size(op, 'context_length', context_length), probability(op, dropout), Boolean(qkv_bias));
+      this.d_out = d_out;
+      this.context_length = context_length;
+    }
+  }
+  class MultiHeadAttentionWrapper extends Module {
+    constructor(d_in, d_out, context_length, dropout, num_heads, qkv_bias = false) {
+      const op = 'MultiHeadAttentionWrapper';
+      super('newMultiHeadAttentionWrapper', size(op, 'd_in', d_in), size(op, 'd_out', d_out),
+        size(op, 'context_length', context_length), probability(op, dropout), size(op, 'num_heads', num_heads),
+        Boolean(qkv_bias));
+      this.num_heads = num_heads;
+    }
+  }
+  class MultiHeadAttention extends Module {
+    constructor(d_in, d_out, context_length, dropout, num_heads, qkv_bias = false) {
+      const op = 'MultiHeadAttention';
+      super('newMultiHeadAttention', size(op, 'd_in', d_in), size(op, 'd_out', d_out),
+        size(op, 'context_length', context_length), probability(op, dropout), size(op, 'num_heads', num_heads),
+        Boolean(qkv_bias));
+      this.d_out = d_out;
+      this.num_heads = num_heads;
+      this.head_dim = d_out / num_heads;
+      this.context_length = context_length;
+    }
+  }
+
+  // ------------------------------------------------------------ the torch-like namespace
+
+  const gen = undefined; // the core's functions draw from its default generator
+  const tensorList = (op, list) => {
+    if (!Array.isArray(list) || list.length === 0) {
+      throw new AttentionError(`${op}: expected a non-empty array of tensors, got ${describe(list)}`);
+    }
+    return list.map((t, i) => tensorArg(op, `element ${i}`, t));
+  };
+
+  return {
+    backend,
+    AttentionError,
+    Tensor,
+
+    manualSeed(seed) { core('manualSeed', seed); },
+    initialSeed() { return core('initialSeed'); },
+    setRngProfile(profile) { core('setRngProfile', profile); },
+    getRngProfile() { return core('getRngProfile'); },
+    rngDraws() { return Number(core('rngDraws')); },
+
+    tensor(data) {
+      if (data instanceof Tensor) return data.clone();
+      const { shape, values, dtype } = flatten(data);
+      return tensorOf(core('fromValues', shape, new Float32Array(values), dtype));
+    },
+    rand: (...shape) => tensorOf(core('rand', shapeArgs('rand', shape), gen)),
+    randn: (...shape) => tensorOf(core('randn', shapeArgs('randn', shape), gen)),
+    ones: (...shape) => tensorOf(core('ones', shapeArgs('ones', shape))),
+    zeros: (...shape) => tensorOf(core('zeros', shapeArgs('zeros', shape))),
+    empty: (...shape) => tensorOf(core('empty', shapeArgs('empty', shape))),
+    stack: (list, dim = 0) => tensorOf(core('stack', tensorList('stack', list), integer('stack', 'dim', dim))),
+    cat: (list, dim = 0) => tensorOf(core('cat', tensorList('cat', list), integer('cat', 'dim', dim))),
+    triu: (t, diagonal = 0) => tensorOf(core('triu', tensorArg('triu', 'input', t), integer('triu', 'diagonal', diagonal))),
+    tril: (t, diagonal = 0) => tensorOf(core('tril', tensorArg('tril', 'input', t), integer('tril', 'diagonal', diagonal))),
+    softmax: (t, dim) => tensorArg('softmax', 'input', t) && t.softmax(dim),
+    matmul: (a, b) => tensorOf(core('matmul', tensorArg('matmul', 'input', a), tensorArg('matmul', 'other', b))),
+    dot: (a, b) => tensorOf(core('dot', tensorArg('dot', 'input', a), tensorArg('dot', 'other', b))),
+    exp: (t) => tensorArg('exp', 'input', t) && t.exp(),
+    sum: (t, dim, keepdim = false) => tensorArg('sum', 'input', t) && t.sum(dim, keepdim),
+    allclose: (a, b, { rtol = 1e-5, atol = 1e-8 } = {}) =>
+      core('allclose', tensorArg('allclose', 'input', a), tensorArg('allclose', 'other', b), rtol, atol),
+    /** Bytes of the WebAssembly heap, and bytes of it allocated right now (to watch for leaks). */
+    memoryUsage() { return { heapBytes: core('heapBytes'), allocatedBytes: core('allocatedBytes') }; },
+
+    setPrintOptions(options = {}) {
+      if (options === null || typeof options !== 'object') {
+        throw new AttentionError(`setPrintOptions: expected an options object, got ${describe(options)}`);
+      }
+      core('setPrintOptions', options);
+    },
+
+    nn: { Linear, Dropout, Module },
+    SelfAttention_v1,
+    SelfAttention_v2,
+    CausalAttention,
+    MultiHeadAttentionWrapper,
+    MultiHeadAttention,
+  };
+}
