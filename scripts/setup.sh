@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need, from Debian's packages. Safe to run again: it only
-# installs what is missing. Run as root (or with sudo available) on Debian 12.
+# Installs what the build and the tests need: Debian's packages (when missing) and the npm packages of
+# package-lock.json. Safe to run again. Run as root (or with sudo available) on Debian 12.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ libxsimd-dev catch2 nlohmann-json3-dev)
+packages=(cmake ninja-build g++ libxsimd-dev catch2 nlohmann-json3-dev emscripten nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
+  # A Node.js that is already on PATH (of any origin) will do.
+  if [[ $p == nodejs || $p == npm ]] && command -v "${p/nodejs/node}" >/dev/null; then continue; fi
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
@@ -17,3 +20,6 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# npm packages, exactly as the lockfile says.
+npm ci --no-audit --no-fund --loglevel=error

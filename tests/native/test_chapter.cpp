@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <regex>
+#include <cctype>
 
 #include "attn/generator.hpp"
 #include "attn/nn.hpp"
@@ -25,16 +25,26 @@ Printed parse_printed(std::string text) {
     // Suffixes such as grad_fn=<MmBackward0> carry digits that are not values.
     const auto suffix = text.find("grad_fn");
     if (suffix != std::string::npos) text = text.substr(0, suffix);
-    const auto shape_suffix = text.find("size=");
-    if (shape_suffix != std::string::npos) text = text.substr(0, shape_suffix);
     Printed p;
-    static const std::regex number(R"((-?)(\d+)\.(\d*)|(-?)inf|nan)");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it) {
-        const std::string s = it->str();
-        if (s == "nan") p.values.push_back(NAN);
-        else if (s.find("inf") != std::string::npos) p.values.push_back(s[0] == '-' ? -INFINITY : INFINITY);
-        else p.values.push_back(std::stod(s));
-        p.decimals.push_back(static_cast<int>((*it)[3].length()));
+    for (size_t i = 0; i < text.size();) {
+        const bool negative = text[i] == '-';
+        const size_t start = negative ? i + 1 : i;
+        if (text.compare(start, 3, "inf") == 0 || text.compare(start, 3, "nan") == 0) {
+            p.values.push_back(text[start] == 'n' ? NAN : negative ? -INFINITY : INFINITY);
+            p.decimals.push_back(0);
+            i = start + 3;
+        } else if (start < text.size() && std::isdigit(static_cast<unsigned char>(text[start]))) {
+            size_t end = start, dot = std::string::npos;
+            while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.')) {
+                if (text[end] == '.') dot = end;
+                ++end;
+            }
+            p.values.push_back(std::stod(text.substr(i, end - i)));
+            p.decimals.push_back(dot == std::string::npos ? 0 : static_cast<int>(end - dot - 1));
+            i = end;
+        } else {
+            ++i;
+        }
     }
     return p;
 }
