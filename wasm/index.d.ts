@@ -1,0 +1,300 @@
+// Declarations for wasm/index.js: the attention core as a PyTorch-shaped JavaScript API.
+//
+//   import { loadAttention } from 'attention-lab';
+//   const torch = await loadAttention();
+//   torch.manualSeed(123);
+//   const sa = new torch.SelfAttention_v1(3, 2);
+//   console.log(sa.forward(inputs).toString());
+//
+// Tensors and modules are classes made by each loadAttention() call, so they are exported here as types
+// only; reach the constructors through the loaded object (torch.Tensor, torch.nn.Linear, ...).
+
+/** The one error type of the API. Its message names the operation, the argument, what was expected and
+ * what was received, e.g. `matmul: shapes [6,3] and [2,3] cannot be multiplied (3 != 2)`. */
+export declare class AttentionError extends Error {
+  constructor(message: string);
+  name: 'AttentionError';
+}
+
+/** Which WebAssembly build to load: with SIMD128 kernels, or scalar ones. */
+export type Flavour = 'simd' | 'scalar';
+
+export interface LoadOptions {
+  /** Force a build; by default SIMD where the engine validates SIMD128, scalar elsewhere. */
+  flavour?: Flavour;
+}
+
+/** Loads the WebAssembly module and returns the API object. Rejects with an AttentionError on a bad flavour. */
+export declare function loadAttention(options?: LoadOptions): Promise<Torch>;
+
+/** The kernels the loaded build runs. */
+export type Backend = 'wasm-simd128' | 'wasm-scalar';
+
+export type DType = 'float32' | 'bool';
+
+/** PyTorch's dropout paths: 'default' (two words per element) or 'mkl' (Intel MKL builds: one word per call). */
+export type RngProfile = 'default' | 'mkl';
+
+/** A number, a boolean, or nested arrays of them (all numbers or all booleans, never ragged). */
+export type NestedData = number | boolean | readonly NestedData[];
+
+/** What Tensor.toArray() returns: a number (or boolean) for a 0-d tensor, nested arrays otherwise. */
+export type TensorData = number | boolean | TensorData[];
+
+/** A shape: sizes as separate arguments (`zeros(2, 3)`) or as one array (`zeros([2, 3])`, `zeros(t.shape)`). */
+export type ShapeArgs = number[] | [shape: readonly number[]];
+
+export interface PrintOptions {
+  /** Digits after the decimal point (default 4). */
+  precision?: number;
+  /** Above this many elements, print a summary (default 1000). */
+  threshold?: number;
+  /** Items shown at each end of a summarised dim (default 3). */
+  edgeitems?: number;
+  /** Characters per line (default 80). */
+  linewidth?: number;
+  /** true forces scientific notation, false forbids it; absent or null chooses (and is reset by every call). */
+  sciMode?: boolean | null;
+  /** Sets every option above first: 'default', 'short' (precision 2) or 'full' (no summary). */
+  profile?: 'default' | 'short' | 'full';
+}
+
+export interface MemoryUsage {
+  /** Size of the WebAssembly heap. */
+  heapBytes: number;
+  /** Bytes of it allocated right now (modules hold some; tensors live in JavaScript). */
+  allocatedBytes: number;
+}
+
+/** A float32 (or bool) tensor whose values live in JavaScript: nothing to free. Views share storage. */
+declare class Tensor implements Iterable<Tensor> {
+  private constructor(wire: never);
+
+  /** The sizes, a fresh array each time. */
+  readonly shape: number[];
+  readonly dtype: DType;
+  readonly ndim: number;
+  /** True for module parameters and for results computed from them. */
+  readonly requiresGrad: boolean;
+  /** PyTorch's grad_fn name, e.g. 'MmBackward0', or null. */
+  readonly gradFn: string | null;
+  numel(): number;
+  /** All sizes, or the size of one dim (negative dims count from the end). */
+  size(): number[];
+  size(dim: number): number;
+
+  /** A row-major copy of the values. */
+  readonly data: Float32Array;
+  /** The value of a one-element tensor. */
+  item(): number;
+  toArray(): TensorData;
+  /** PyTorch's str(tensor), under the current print options. */
+  toString(): string;
+  bool(): Tensor;
+
+  // views: they share this tensor's storage
+  /** t[index] */
+  at(index: number): Tensor;
+  select(dim: number, index: number): Tensor;
+  /** t[start:end] along dim (end defaults to the end). */
+  slice(dim: number, start: number, end?: number): Tensor;
+  /** Iterates over dim 0, like `for x in t` (throws on a 0-d tensor). */
+  [Symbol.iterator](): Iterator<Tensor>;
+  readonly T: Tensor;
+  transpose(dim0: number, dim1: number): Tensor;
+  /** One size may be -1 (inferred). */
+  view(...shape: ShapeArgs): Tensor;
+  reshape(...shape: ShapeArgs): Tensor;
+  flatten(): Tensor;
+  contiguous(): Tensor;
+  clone(): Tensor;
+
+  // math
+  matmul(other: Tensor): Tensor;
+  dot(other: Tensor): Tensor;
+  softmax(dim: number): Tensor;
+  /** The sum of every element, or along dim. */
+  sum(dim?: number | null, keepdim?: boolean): Tensor;
+  /** A number operand is rounded to float32 first, like a Python float. */
+  add(other: Tensor | number): Tensor;
+  sub(other: Tensor | number): Tensor;
+  mul(other: Tensor | number): Tensor;
+  div(other: Tensor | number): Tensor;
+  pow(other: Tensor | number): Tensor;
+  exp(): Tensor;
+  maskedFill(mask: Tensor, value: number): Tensor;
+
+  // in place: each returns this tensor (and writes a module parameter back into its module)
+  maskedFill_(mask: Tensor, value: number): this;
+  add_(other: Tensor | number): this;
+  zero_(): this;
+  /** `t.set(i, v)` is `t[i] = v`; `t.set([i, j], v)` is `t[i, j] = v`. */
+  set(index: number | readonly number[], value: number | boolean | Tensor): this;
+}
+export type { Tensor };
+
+// ---------------------------------------------------------------- modules
+
+/** The parameters of an nn.Linear inside a module. Reading gives a copy of the current values (in-place
+ * changes to it are written back); assigning copies the values in after a shape check. */
+export interface LinearParameters {
+  /** Shape [out_features, in_features]. */
+  weight: Tensor;
+  /** Shape [out_features], or null without a bias. */
+  bias: Tensor | null;
+}
+
+/** The query, key and value projections of SelfAttention_v2, CausalAttention and MultiHeadAttention. */
+export interface QKVParameters {
+  W_query: LinearParameters;
+  W_key: LinearParameters;
+  W_value: LinearParameters;
+}
+
+/** The base class of every module: a C++ object freed once the wrapper is garbage-collected. */
+declare abstract class Module {
+  protected constructor(factory: never, ...args: never[]);
+  forward(x: Tensor): Tensor;
+  /** Training mode (the default) applies dropout; returns this module. */
+  train(mode?: boolean): this;
+  eval(): this;
+  readonly training: boolean;
+}
+
+declare class Linear extends Module implements LinearParameters {
+  constructor(inFeatures: number, outFeatures: number, bias?: boolean);
+  weight: Tensor;
+  bias: Tensor | null;
+  readonly inFeatures: number;
+  readonly outFeatures: number;
+}
+
+declare class Dropout extends Module {
+  constructor(p?: number);
+  readonly p: number;
+}
+
+declare class SelfAttention_v1 extends Module {
+  constructor(d_in: number, d_out: number);
+  /** Shape [d_in, d_out]: x @ W. */
+  W_query: Tensor;
+  W_key: Tensor;
+  W_value: Tensor;
+  readonly d_out: number;
+}
+
+declare class SelfAttention_v2 extends Module implements QKVParameters {
+  constructor(d_in: number, d_out: number, qkv_bias?: boolean);
+  readonly W_query: LinearParameters;
+  readonly W_key: LinearParameters;
+  readonly W_value: LinearParameters;
+  readonly d_out: number;
+}
+
+declare class CausalAttention extends Module implements QKVParameters {
+  constructor(d_in: number, d_out: number, context_length: number, dropout: number, qkv_bias?: boolean);
+  readonly W_query: LinearParameters;
+  readonly W_key: LinearParameters;
+  readonly W_value: LinearParameters;
+  readonly d_out: number;
+  readonly context_length: number;
+}
+
+declare class MultiHeadAttentionWrapper extends Module {
+  constructor(
+    d_in: number,
+    d_out: number,
+    context_length: number,
+    dropout: number,
+    num_heads: number,
+    qkv_bias?: boolean,
+  );
+  /** The parameters of each CausalAttention head (heads[i].W_query.weight, ...). */
+  readonly heads: readonly QKVParameters[];
+  readonly num_heads: number;
+}
+
+declare class MultiHeadAttention extends Module implements QKVParameters {
+  constructor(
+    d_in: number,
+    d_out: number,
+    context_length: number,
+    dropout: number,
+    num_heads: number,
+    qkv_bias?: boolean,
+  );
+  readonly W_query: LinearParameters;
+  readonly W_key: LinearParameters;
+  readonly W_value: LinearParameters;
+  /** nn.Linear(d_out, d_out), always with a bias. */
+  readonly out_proj: { weight: Tensor; bias: Tensor };
+  readonly d_out: number;
+  readonly num_heads: number;
+  readonly head_dim: number;
+  readonly context_length: number;
+}
+
+export type {
+  Module,
+  Linear,
+  Dropout,
+  SelfAttention_v1,
+  SelfAttention_v2,
+  CausalAttention,
+  MultiHeadAttentionWrapper,
+  MultiHeadAttention,
+};
+
+// ---------------------------------------------------------------- the torch-like namespace
+
+export interface Torch {
+  readonly backend: Backend;
+  readonly AttentionError: typeof AttentionError;
+  readonly Tensor: typeof Tensor;
+
+  // generator
+  /** torch.manual_seed: an integer in [-2^63, 2^64 - 1] (a Number or a BigInt); only the low 32 bits seed. */
+  manualSeed(seed: number | bigint): void;
+  /** The last seed, as an unsigned 64-bit BigInt (a negative seed comes back as its two's complement). */
+  initialSeed(): bigint;
+  setRngProfile(profile: RngProfile): void;
+  getRngProfile(): RngProfile;
+  /** 32-bit words drawn since the last manualSeed. */
+  rngDraws(): number;
+
+  // creation
+  /** From nested arrays of numbers (float32) or booleans (bool); a tensor argument is cloned. */
+  tensor(data: NestedData | Tensor): Tensor;
+  rand(...shape: ShapeArgs): Tensor;
+  randn(...shape: ShapeArgs): Tensor;
+  ones(...shape: ShapeArgs): Tensor;
+  zeros(...shape: ShapeArgs): Tensor;
+  empty(...shape: ShapeArgs): Tensor;
+  stack(tensors: readonly Tensor[], dim?: number): Tensor;
+  cat(tensors: readonly Tensor[], dim?: number): Tensor;
+
+  // functions
+  triu(input: Tensor, diagonal?: number): Tensor;
+  tril(input: Tensor, diagonal?: number): Tensor;
+  softmax(input: Tensor, dim: number): Tensor;
+  matmul(input: Tensor, other: Tensor): Tensor;
+  dot(input: Tensor, other: Tensor): Tensor;
+  exp(input: Tensor): Tensor;
+  sum(input: Tensor, dim?: number | null, keepdim?: boolean): Tensor;
+  allclose(input: Tensor, other: Tensor, tolerances?: { rtol?: number; atol?: number }): boolean;
+
+  memoryUsage(): MemoryUsage;
+  /** torch.set_printoptions: sets the options given; sciMode goes back to automatic unless given. */
+  setPrintOptions(options?: PrintOptions): void;
+
+  readonly nn: {
+    readonly Linear: typeof Linear;
+    readonly Dropout: typeof Dropout;
+    readonly Module: typeof Module;
+  };
+  readonly SelfAttention_v1: typeof SelfAttention_v1;
+  readonly SelfAttention_v2: typeof SelfAttention_v2;
+  readonly CausalAttention: typeof CausalAttention;
+  readonly MultiHeadAttentionWrapper: typeof MultiHeadAttentionWrapper;
+  readonly MultiHeadAttention: typeof MultiHeadAttention;
+}
