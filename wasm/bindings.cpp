@@ -116,6 +116,8 @@ EMSCRIPTEN_BINDINGS(attention) {
         .function("train", &Js<&nn::Module::train>::call)
         .function("isTraining", &Js<&nn::Module::is_training>::call)
         .function("parameterNames", &Js<&nn::Module::parameter_names>::call)
+        .function("moduleNames", &Js<&nn::Module::module_names>::call)
+        .function("forwardSubmodule", &Js<&nn::Module::forward_submodule>::call)
         .function("parameter", &Js<&nn::Module::parameter>::call)
         .function("loadParameter", &Js<&nn::Module::load_parameter>::call);
     class_<nn::Linear, base<nn::Module>>("Linear").smart_ptr<std::shared_ptr<nn::Linear>>("LinearPtr");

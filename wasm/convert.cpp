@@ -13,8 +13,10 @@ val float32_array_copy(const float* data, size_t n) {
     return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
 }
 
+// How an unexpected JS value is named in a message: numbers by value, anything else by kind.
 std::string type_name(const val& v) {
     if (v.isNull()) return "null";
+    if (v.isNumber()) return v.call<std::string>("toString");
     if (v.isArray()) return "an array";
     return v.typeOf().as<std::string>();
 }
@@ -22,10 +24,10 @@ std::string type_name(const val& v) {
 }  // namespace
 
 int64_t integer_from_js(const val& v, const char* what) {
-    if (!v.isNumber()) throw Error(std::string("expected ") + what + ", got " + type_name(v));
+    if (!v.isNumber()) throw Error(std::string(what) + ", got " + type_name(v));
     const double d = v.as<double>();
     if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9007199254740992.0)
-        throw Error(std::string("expected ") + what + ", got " + v.call<std::string>("toString"));
+        throw Error(std::string(what) + ", got " + v.call<std::string>("toString"));
     return static_cast<int64_t>(d);
 }
 
@@ -33,7 +35,7 @@ Shape shape_from_js(const val& v) {
     if (!v.isArray()) throw Error("expected an array of sizes, got " + type_name(v));
     Shape shape;
     const int n = v["length"].as<int>();
-    for (int i = 0; i < n; ++i) shape.push_back(integer_from_js(v[i], "an integer size"));
+    for (int i = 0; i < n; ++i) shape.push_back(integer_from_js(v[i], "expected an integer size"));
     return shape;
 }
 
@@ -43,7 +45,7 @@ Tensor tensor_from_js(const val& js) {
     std::vector<float> storage = emscripten::convertJSArrayToNumberVector<float>(js["storage"]);
     const DType dtype = js["dtype"].as<std::string>() == "bool" ? DType::Bool : DType::Float32;
     Tensor t = Tensor::from_strided(std::move(storage), shape_from_js(js["shape"]), shape_from_js(js["strides"]),
-                                    integer_from_js(js["offset"], "an integer offset"), dtype);
+                                    integer_from_js(js["offset"], "tensor: expected an integer offset"), dtype);
     const bool requires_grad = js["requiresGrad"].isTrue();
     if (js["isParameter"].isTrue()) t.set_parameter(true, requires_grad);
     else if (!js["gradFn"].as<std::string>().empty()) t.record(js["gradFn"].as<std::string>().c_str(), true);
@@ -99,10 +101,13 @@ PrintOptionsUpdate print_options_from_js(const val& v) {
         if (!x.isNumber()) throw Error(std::string("setPrintOptions: ") + key + " must be a number, got " + type_name(x));
         return x.as<double>();
     };
-    if (auto p = number("precision")) u.precision = static_cast<int>(integer_from_js(v["precision"], "an integer precision"));
+    auto integer = [&](const char* key) {
+        return static_cast<int>(integer_from_js(v[key], (std::string("setPrintOptions: ") + key + " must be an integer").c_str()));
+    };
+    if (number("precision")) u.precision = integer("precision");
     if (auto t = number("threshold")) u.threshold = *t;
-    if (auto e = number("edgeitems")) u.edgeitems = static_cast<int>(integer_from_js(v["edgeitems"], "an integer edgeitems"));
-    if (auto l = number("linewidth")) u.linewidth = static_cast<int>(integer_from_js(v["linewidth"], "an integer linewidth"));
+    if (number("edgeitems")) u.edgeitems = integer("edgeitems");
+    if (number("linewidth")) u.linewidth = integer("linewidth");
     const val sci = v["sciMode"];
     if (!sci.isUndefined() && !sci.isNull()) u.sci_mode = sci.isTrue();
     const val profile = v["profile"];
@@ -112,7 +117,7 @@ PrintOptionsUpdate print_options_from_js(const val& v) {
 
 uint64_t seed_from_js(const val& v) {
     std::string text;
-    if (v.isNumber()) text = std::to_string(integer_from_js(v, "an integer seed"));
+    if (v.isNumber()) text = std::to_string(integer_from_js(v, "manualSeed: expected an integer seed"));
     else if (v.typeOf().as<std::string>() == "bigint") text = v.call<std::string>("toString");
     else throw Error("manualSeed: expected an integer or a BigInt seed, got " + type_name(v));
     // torch.manual_seed accepts [-2^63, 2^64 - 1]; a negative seed becomes its two's complement.
@@ -123,6 +128,11 @@ uint64_t seed_from_js(const val& v) {
         throw Error("manualSeed: seed must be in [-2^63, 2^64 - 1], got " + text);
     const uint64_t magnitude = std::stoull(digits);
     return negative ? uint64_t{0} - magnitude : magnitude;
+}
+
+RngProfile profile_from_js(const val& v) {
+    if (!v.isString()) throw Error("setRngProfile: profile must be 'default' or 'mkl', got " + type_name(v));
+    return parse_rng_profile(v.as<std::string>());
 }
 
 DType dtype_from_js(const val& v) {

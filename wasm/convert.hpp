@@ -40,7 +40,7 @@ void write_back(const Tensor& t, const val& js);
 
 // ---------------------------------------------------------------- plain values
 
-// A JS number that must be an integer (sizes, dims, indices).
+// A JS number that must be an integer (sizes, dims, indices); `what` starts the error message.
 int64_t integer_from_js(const val& v, const char* what);
 Shape shape_from_js(const val& v);
 std::vector<Tensor> tensors_from_js(const val& v);
@@ -48,6 +48,7 @@ PrintOptionsUpdate print_options_from_js(const val& v);
 // A seed as torch.manual_seed takes it: an integer Number or a BigInt in [-2^63, 2^64 - 1].
 uint64_t seed_from_js(const val& v);
 DType dtype_from_js(const val& v);
+RngProfile profile_from_js(const val& v);
 std::vector<float> floats_from_js(const val& v);  // a Float32Array or an array of numbers
 
 // One argument: converts from JS, holds the C++ value for the call, and writes back afterwards.
@@ -93,7 +94,7 @@ struct Arg<float> : NumberArg<float> {
 };
 template <>
 struct Arg<int64_t> {
-    explicit Arg(const val& js) : value(integer_from_js(js, "an integer")) {}
+    explicit Arg(const val& js) : value(integer_from_js(js, "expected an integer")) {}
     int64_t get() { return value; }
     void after(const val&) {}
     int64_t value;
@@ -135,7 +136,7 @@ struct Arg<uint64_t> {
 };
 template <>
 struct Arg<RngProfile> {
-    explicit Arg(const val& js) : value(parse_rng_profile(js.isString() ? js.as<std::string>() : "?")) {}
+    explicit Arg(const val& js) : value(profile_from_js(js)) {}
     RngProfile get() { return value; }
     void after(const val&) {}
     RngProfile value;

@@ -142,6 +142,13 @@ export interface LinearParameters {
   weight: Tensor;
   /** Shape [out_features], or null without a bias. */
   bias: Tensor | null;
+  /** This nn.Linear applied to x: x @ weight.T + bias, like calling sa_v2.W_query(x) in PyTorch. */
+  forward(x: Tensor): Tensor;
+}
+
+/** The nn.Dropout inside a module (it follows the module's train()/eval()). */
+export interface DropoutSubmodule {
+  forward(x: Tensor): Tensor;
 }
 
 /** The query, key and value projections of SelfAttention_v2, CausalAttention and MultiHeadAttention. */
@@ -149,6 +156,12 @@ export interface QKVParameters {
   W_query: LinearParameters;
   W_key: LinearParameters;
   W_value: LinearParameters;
+}
+
+/** One head of MultiHeadAttentionWrapper: a CausalAttention's projections, its dropout and its forward. */
+export interface CausalAttentionHead extends QKVParameters {
+  dropout: DropoutSubmodule;
+  forward(x: Tensor): Tensor;
 }
 
 /** The base class of every module: a C++ object freed once the wrapper is garbage-collected. */
@@ -196,6 +209,7 @@ declare class CausalAttention extends Module implements QKVParameters {
   readonly W_query: LinearParameters;
   readonly W_key: LinearParameters;
   readonly W_value: LinearParameters;
+  readonly dropout: DropoutSubmodule;
   readonly d_out: number;
   readonly context_length: number;
 }
@@ -209,8 +223,8 @@ declare class MultiHeadAttentionWrapper extends Module {
     num_heads: number,
     qkv_bias?: boolean,
   );
-  /** The parameters of each CausalAttention head (heads[i].W_query.weight, ...). */
-  readonly heads: readonly QKVParameters[];
+  /** Each CausalAttention head: heads[i].W_query.weight, heads[i].forward(x), ... */
+  readonly heads: readonly CausalAttentionHead[];
   readonly num_heads: number;
 }
 
@@ -227,7 +241,8 @@ declare class MultiHeadAttention extends Module implements QKVParameters {
   readonly W_key: LinearParameters;
   readonly W_value: LinearParameters;
   /** nn.Linear(d_out, d_out), always with a bias. */
-  readonly out_proj: { weight: Tensor; bias: Tensor };
+  readonly out_proj: LinearParameters & { bias: Tensor };
+  readonly dropout: DropoutSubmodule;
   readonly d_out: number;
   readonly num_heads: number;
   readonly head_dim: number;

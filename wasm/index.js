@@ -69,7 +69,17 @@ function makeApi(wasm, backend) {
     }
     return result;
   }
-  const core = (name, ...args) => call(wasm[name], ...args);
+  function core(name, ...args) {
+    try {
+      return call(wasm[name], ...args);
+    } catch (error) {
+      // The heap running out is only noticed deep inside; say which operation needed the memory.
+      if (error instanceof AttentionError && error.message.startsWith('out of memory')) {
+        throw new AttentionError(`${name}: ${error.message}`);
+      }
+      throw error;
+    }
+  }
   const tensorOf = (wire) => new Tensor(wire);
 
   // One integer argument (a size, dim or index), checked before it reaches the core.
@@ -244,12 +254,31 @@ function makeApi(wasm, backend) {
   // Frees a module's C++ object once its JavaScript wrapper is garbage-collected.
   const registry = new FinalizationRegistry((handle) => handle.delete());
 
-  // Builds getters and setters for parameter names such as 'W_query.weight' or 'heads.0.W_key.weight'.
-  function attachParameters(target, handle, names) {
-    const leaf = (owner, key, name) => {
-      Object.defineProperty(owner, key, {
+  // Mirrors the module tree: one object per submodule ('W_query', 'heads.0', ...) with a forward(x), and
+  // a getter/setter per parameter ('W_query.weight', ...). Numeric segments make arrays (heads[0]).
+  function attachTree(target, handle, moduleNames, parameterNames) {
+    const containers = [target];
+    const node = (path) => {
+      let owner = target;
+      path.forEach((part, i) => {
+        if (!(part in owner)) {
+          owner[part] = i + 1 < path.length && /^\d+$/.test(path[i + 1]) ? [] : {};
+          containers.push(owner[part]);
+        }
+        owner = owner[part];
+      });
+      return owner;
+    };
+    for (const name of moduleNames) {
+      const sub = node(name.split('.'));
+      Object.defineProperty(sub, 'forward', {
+        value: (x) => tensorOf(call(() => handle.forwardSubmodule(name, tensorArg(`${name}.forward`, 'x', x)))),
+      });
+    }
+    for (const name of parameterNames) {
+      const parts = name.split('.');
+      Object.defineProperty(node(parts.slice(0, -1)), parts[parts.length - 1], {
         enumerable: true,
-        configurable: true,
         get() {
           const t = tensorOf(call(() => handle.parameter(name)));
           t._onChange = (changed) => call(() => handle.loadParameter(name, changed._w));
@@ -259,19 +288,6 @@ function makeApi(wasm, backend) {
           call(() => handle.loadParameter(name, tensorArg(`${name} =`, 'the value', value)));
         },
       });
-    };
-    const containers = [target];
-    for (const name of names) {
-      const parts = name.split('.');
-      let owner = target;
-      parts.slice(0, -1).forEach((part, i) => {
-        if (!(part in owner)) {
-          owner[part] = /^\d+$/.test(parts[i + 1]) ? [] : {};
-          containers.push(owner[part]);
-        }
-        owner = owner[part];
-      });
-      leaf(owner, parts[parts.length - 1], name);
     }
     // nn.Linear without a bias has bias None: give null rather than undefined.
     for (const c of containers) {
@@ -285,7 +301,7 @@ function makeApi(wasm, backend) {
       const handle = call(wasm[factory], ...args);
       this.#handle = handle;
       registry.register(this, handle);
-      attachParameters(this, handle, handle.parameterNames());
+      attachTree(this, handle, handle.moduleNames(), handle.parameterNames());
     }
     forward(x) {
       return tensorOf(call(() => this.#handle.forward(tensorArg(`${this.constructor.name}.forward`, 'x', x))));

@@ -3,6 +3,7 @@
 #include "attn/nn.hpp"
 
 #include <cmath>
+#include <sstream>
 
 #include "attn/error.hpp"
 #include "attn/ops.hpp"
@@ -17,8 +18,11 @@ void require_positive(int64_t value, const char* module, const char* name) {
 }
 
 void require_probability(double p, const char* module) {
-    if (!(p >= 0.0 && p <= 1.0))
-        throw Error(std::string(module) + ": dropout probability must be in [0, 1], got " + std::to_string(p));
+    if (!(p >= 0.0 && p <= 1.0)) {
+        std::ostringstream got;
+        got << p;
+        throw Error(std::string(module) + ": dropout probability must be in [0, 1], got " + got.str());
+    }
 }
 
 // x's last dim must be d_in and it must have one of the accepted ranks.
@@ -53,9 +57,14 @@ void mask_future(Tensor& scores, const Tensor& mask) {
 }
 
 // Checks the arguments the attention modules share before anything is drawn from the generator.
-int64_t checked_d_out(const char* module, int64_t d_in, int64_t d_out, int64_t context_length, double p) {
+int64_t checked_d_out(const char* module, int64_t d_in, int64_t d_out) {
     require_positive(d_in, module, "d_in");
     require_positive(d_out, module, "d_out");
+    return d_out;
+}
+
+int64_t checked_d_out(const char* module, int64_t d_in, int64_t d_out, int64_t context_length, double p) {
+    checked_d_out(module, d_in, d_out);
     require_positive(context_length, module, "context_length");
     require_probability(p, module);
     return d_out;
@@ -123,9 +132,8 @@ Tensor Dropout::forward(const Tensor& x) {
 
 // ---------------------------------------------------------------- SelfAttention_v1
 
-SelfAttention_v1::SelfAttention_v1(int64_t d_in, int64_t d_out_, Generator& gen) : d_out(d_out_) {
-    require_positive(d_in, "SelfAttention_v1", "d_in");
-    require_positive(d_out, "SelfAttention_v1", "d_out");
+SelfAttention_v1::SelfAttention_v1(int64_t d_in, int64_t d_out_, Generator& gen)
+    : d_out(checked_d_out("SelfAttention_v1", d_in, d_out_)) {
     W_query = as_parameter(rand({d_in, d_out}, gen));
     W_key = as_parameter(rand({d_in, d_out}, gen));
     W_value = as_parameter(rand({d_in, d_out}, gen));
@@ -144,7 +152,7 @@ Tensor SelfAttention_v1::forward(const Tensor& x) {
 // ---------------------------------------------------------------- SelfAttention_v2
 
 SelfAttention_v2::SelfAttention_v2(int64_t d_in, int64_t d_out_, bool qkv_bias, Generator& gen)
-    : d_out(d_out_),
+    : d_out(checked_d_out("SelfAttention_v2", d_in, d_out_)),
       W_query(d_in, d_out_, qkv_bias, gen),
       W_key(d_in, d_out_, qkv_bias, gen),
       W_value(d_in, d_out_, qkv_bias, gen) {}
@@ -171,11 +179,6 @@ CausalAttention::CausalAttention(int64_t d_in, int64_t d_out_, int64_t context_l
       dropout(p, gen),
       mask(causal_mask(context_length_)) {}
 
-void CausalAttention::train(bool mode) {
-    Module::train(mode);
-    dropout.train(mode);
-}
-
 Tensor CausalAttention::forward(const Tensor& x) {
     check_input(x, W_query.in_features, "CausalAttention", 2, 3);
     check_tokens(x.size(-2), context_length, "CausalAttention");
@@ -197,11 +200,6 @@ MultiHeadAttentionWrapper::MultiHeadAttentionWrapper(int64_t d_in, int64_t d_out
     require_positive(num_heads, "MultiHeadAttentionWrapper", "num_heads");
     heads.reserve(static_cast<size_t>(num_heads));
     for (int64_t h = 0; h < num_heads; ++h) heads.emplace_back(d_in, d_out, context_length, p, qkv_bias, gen);
-}
-
-void MultiHeadAttentionWrapper::train(bool mode) {
-    Module::train(mode);
-    for (auto& head : heads) head.train(mode);
 }
 
 Tensor MultiHeadAttentionWrapper::forward(const Tensor& x) {
@@ -234,11 +232,6 @@ MultiHeadAttention::MultiHeadAttention(int64_t d_in, int64_t d_out_, int64_t con
       dropout(p, gen),
       mask(causal_mask(context_length_)) {}
 
-void MultiHeadAttention::train(bool mode) {
-    Module::train(mode);
-    dropout.train(mode);
-}
-
 Tensor MultiHeadAttention::forward(const Tensor& input) {
     check_input(input, W_query.in_features, "MultiHeadAttention", 2, 3);
     const bool batched = input.dim() == 3;
@@ -264,34 +257,56 @@ Tensor MultiHeadAttention::forward(const Tensor& input) {
 
 }  // namespace attn::nn
 
-// ---------------------------------------------------------------- named parameters
+// ---------------------------------------------------------------- parameters and submodules
 
 namespace attn::nn {
 
-namespace {
-using Named = std::vector<std::pair<std::string, Tensor*>>;
-
-// Adds a child module's parameters under "prefix.".
-void append(Named& out, const std::string& prefix, Module& child) {
-    for (auto& [name, tensor] : child.named_parameters()) out.emplace_back(prefix + "." + name, tensor);
+void Module::train(bool mode) {
+    training = mode;
+    for (auto& [name, child] : named_children()) child->train(mode);
 }
-}  // namespace
 
-std::vector<std::string> Module::parameter_names() {
+Module::NamedTensors Module::named_parameters() {
+    NamedTensors out = own_parameters();
+    for (auto& [prefix, child] : named_children())
+        for (auto& [name, tensor] : child->named_parameters()) out.emplace_back(prefix + "." + name, tensor);
+    return out;
+}
+
+Module::NamedModules Module::named_modules() {
+    NamedModules out;
+    for (auto& [prefix, child] : named_children()) {
+        out.emplace_back(prefix, child);
+        for (auto& [name, module] : child->named_modules()) out.emplace_back(prefix + "." + name, module);
+    }
+    return out;
+}
+
+namespace {
+template <class Named>
+std::vector<std::string> names_of(const Named& named) {
     std::vector<std::string> names;
-    for (auto& named : named_parameters()) names.push_back(named.first);
+    for (auto& entry : named) names.push_back(entry.first);
     return names;
 }
 
-Tensor& Module::parameter(const std::string& name) {
+// The entry called `name`, or an error listing what there is.
+template <class Named>
+auto& find_named(const Named& named, const std::string& name, const char* kind) {
     std::string known;
-    for (auto& [n, tensor] : named_parameters()) {
-        if (n == name) return *tensor;
+    for (auto& [n, item] : named) {
+        if (n == name) return *item;
         known += (known.empty() ? "" : ", ") + n;
     }
-    throw Error("parameter: no parameter called '" + name + "'; this module has: " +
+    throw Error(std::string(kind) + ": no " + kind + " called '" + name + "'; this module has: " +
                 (known.empty() ? std::string("none") : known));
 }
+}  // namespace
+
+std::vector<std::string> Module::parameter_names() { return names_of(named_parameters()); }
+std::vector<std::string> Module::module_names() { return names_of(named_modules()); }
+Tensor& Module::parameter(const std::string& name) { return find_named(named_parameters(), name, "parameter"); }
+Module& Module::submodule(const std::string& name) { return find_named(named_modules(), name, "submodule"); }
 
 void Module::load_parameter(const std::string& name, const Tensor& value) {
     Tensor& target = parameter(name);
@@ -303,43 +318,33 @@ void Module::load_parameter(const std::string& name, const Tensor& value) {
     target.set_parameter(true, requires_grad);  // still the same Parameter, like assigning to .data
 }
 
-Named Linear::named_parameters() {
-    Named out{{"weight", &weight}};
+Module::NamedTensors Linear::own_parameters() {
+    NamedTensors out{{"weight", &weight}};
     if (bias) out.emplace_back("bias", &*bias);
     return out;
 }
 
-Named SelfAttention_v1::named_parameters() { return {{"W_query", &W_query}, {"W_key", &W_key}, {"W_value", &W_value}}; }
+Module::NamedTensors SelfAttention_v1::own_parameters() {
+    return {{"W_query", &W_query}, {"W_key", &W_key}, {"W_value", &W_value}};
+}
 
-Named SelfAttention_v2::named_parameters() {
-    Named out;
-    append(out, "W_query", W_query);
-    append(out, "W_key", W_key);
-    append(out, "W_value", W_value);
+Module::NamedModules SelfAttention_v2::named_children() {
+    return {{"W_query", &W_query}, {"W_key", &W_key}, {"W_value", &W_value}};
+}
+
+Module::NamedModules CausalAttention::named_children() {
+    return {{"W_query", &W_query}, {"W_key", &W_key}, {"W_value", &W_value}, {"dropout", &dropout}};
+}
+
+Module::NamedModules MultiHeadAttentionWrapper::named_children() {
+    NamedModules out;
+    for (size_t i = 0; i < heads.size(); ++i) out.emplace_back("heads." + std::to_string(i), &heads[i]);
     return out;
 }
 
-Named CausalAttention::named_parameters() {
-    Named out;
-    append(out, "W_query", W_query);
-    append(out, "W_key", W_key);
-    append(out, "W_value", W_value);
-    return out;
-}
-
-Named MultiHeadAttentionWrapper::named_parameters() {
-    Named out;
-    for (size_t i = 0; i < heads.size(); ++i) append(out, "heads." + std::to_string(i), heads[i]);
-    return out;
-}
-
-Named MultiHeadAttention::named_parameters() {
-    Named out;
-    append(out, "W_query", W_query);
-    append(out, "W_key", W_key);
-    append(out, "W_value", W_value);
-    append(out, "out_proj", out_proj);
-    return out;
+Module::NamedModules MultiHeadAttention::named_children() {
+    return {{"W_query", &W_query}, {"W_key", &W_key}, {"W_value", &W_value}, {"out_proj", &out_proj},
+            {"dropout", &dropout}};
 }
 
 }  // namespace attn::nn

@@ -157,6 +157,7 @@ const char* binary_grad_fn(kernels::Binary op) {
 
 Tensor binary(kernels::Binary op, const Tensor& a, const Tensor& b) {
     const Shape shape = broadcast_shapes(a.shape(), b.shape(), binary_name(op));
+    check_shape(shape, binary_name(op));
     Tensor out = Tensor::empty(shape);
     const std::vector<float> va = values_as(a, shape), vb = values_as(b, shape);
     kernels::active().binary(op, va.data(), vb.data(), out.data(), out.numel());
@@ -202,6 +203,7 @@ Tensor div(const Tensor& a, double b) { return binary_scalar(kernels::Binary::Di
 
 Tensor pow(const Tensor& a, const Tensor& b) {
     const Shape shape = broadcast_shapes(a.shape(), b.shape(), "pow");
+    check_shape(shape, "pow");
     std::vector<float> va = values_as(a, shape);
     const std::vector<float> vb = values_as(b, shape);
     for (size_t i = 0; i < va.size(); ++i) va[i] = std::pow(va[i], vb[i]);
@@ -265,6 +267,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
         const Tensor cb = B.contiguous();
         Shape out_shape = A.shape();
         out_shape.back() = N;
+        check_shape(out_shape, "matmul");
         Tensor out = Tensor::empty(out_shape);
         kernel.matmul(A.data(), K, cb.data(), N, out.data(), N, shape_numel(batch_a) * M, N, K);
         return out.record("UnsafeViewBackward0", {&a, &b});
@@ -273,6 +276,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     Shape out_shape = batch;
     out_shape.push_back(M);
     out_shape.push_back(N);
+    check_shape(out_shape, "matmul");
     Tensor out = Tensor::empty(out_shape);
 
     // Each operand broadcast to the batch, made contiguous so that every matrix has unit inner stride.
@@ -367,6 +371,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
         shape[static_cast<size_t>(d)] += t.size(d);
         any_grad = any_grad || t.requires_grad();
     }
+    check_shape(shape, "cat");
     Tensor out = Tensor::empty(shape);
     int64_t start = 0;
     for (const Tensor& t : tensors) {

@@ -357,7 +357,7 @@ Tensor& Tensor::copy_(const Tensor& source) {
     float* base = storage_->data();
     size_t i = 0;
     for_each_offset([&](int64_t off) { base[off] = values[i++]; });
-    if (source.requires_grad_) record("CopySlices", true);
+    if (source.requires_grad_ && !is_parameter_) record("CopySlices", true);
     return *this;
 }
 
@@ -367,6 +367,7 @@ Tensor& Tensor::add_(const Tensor& other) {
         throw Error("add_: the result of shape " + shape_str(sum.shape_) + " cannot be written into shape " +
                     shape_str(shape_));
     copy_(sum);
+    if (is_parameter_) return *this;  // a parameter changed in place stays a parameter, as through .data
     return record("AddBackward0", requires_grad_ || other.requires_grad_);
 }
 
@@ -374,6 +375,7 @@ Tensor& Tensor::add_(double other) { return add_(scalar_tensor(other)); }
 
 Tensor& Tensor::masked_fill_(const Tensor& mask, float value) {
     copy_(masked_fill(*this, mask, value));
+    if (is_parameter_) return *this;
     return record("MaskedFillBackward0", requires_grad_);
 }
 
@@ -383,7 +385,13 @@ static Tensor index_view(const Tensor& t, const std::vector<int64_t>& index) {
         throw Error("set: " + std::to_string(index.size()) + " indices given for a tensor of shape " +
                     shape_str(t.shape()));
     Tensor v = t;
-    for (int64_t i : index) v = v.select(0, i);
+    for (size_t d = 0; d < index.size(); ++d) {
+        const int64_t n = t.shape()[d], i = index[d];
+        if (i < -n || i >= n)
+            throw Error("set: index " + std::to_string(i) + " is out of range for dim " + std::to_string(d) +
+                        " of size " + std::to_string(n));
+        v = v.select(0, i);
+    }
     return v;
 }
 
@@ -396,7 +404,7 @@ Tensor& Tensor::set(const std::vector<int64_t>& index, float value) {
 Tensor& Tensor::set(const std::vector<int64_t>& index, const Tensor& value) {
     Tensor v = index_view(*this, index);
     v.copy_(value);
-    if (value.requires_grad_) record("CopySlices", true);
+    if (value.requires_grad_ && !is_parameter_) record("CopySlices", true);
     return *this;
 }
 

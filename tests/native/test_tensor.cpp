@@ -2,6 +2,7 @@
 // shapes, masks, and a clear error for every misuse.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "attn/error.hpp"
@@ -218,4 +219,21 @@ TEST_CASE("a tensor larger than the memory limit is refused up front", "[tensor]
     CHECK_THROWS_WITH(ones({int64_t{1} << 40, int64_t{1} << 40}), Contains("ones: shape"));
     CHECK_THROWS_WITH(randn({-1}), Contains("randn: sizes must be non-negative"));
     CHECK(zeros({0, int64_t{1} << 40}).numel() == 0);
+}
+
+TEST_CASE("submodules: names, forward, and train/eval reach every dropout", "[tensor][nn]") {
+    manual_seed(3);
+    nn::MultiHeadAttentionWrapper wrapper(3, 2, 6, 0.5, 2);
+    const auto names = wrapper.module_names();
+    CHECK(names.front() == "heads.0");
+    CHECK(std::find(names.begin(), names.end(), "heads.1.dropout") != names.end());
+    wrapper.eval();
+    CHECK_FALSE(wrapper.heads[1].dropout.training);
+    wrapper.train();
+    CHECK(wrapper.heads[1].dropout.training);
+
+    nn::SelfAttention_v2 sa(3, 2);
+    const Tensor x = rand({6, 3});
+    CHECK(sa.forward_submodule("W_query", x).to_vector() == sa.W_query(x).to_vector());
+    CHECK_THROWS_WITH(sa.submodule("W_q"), Contains("no submodule called 'W_q'; this module has: W_query, W_key"));
 }

@@ -64,7 +64,7 @@ function declared() {
 
 // Runtime property names: own keys plus the accessors and methods of the prototype chain (minus internals).
 function runtimeNames(object) {
-  const names = new Set(Object.keys(object));
+  const names = new Set(Object.getOwnPropertyNames(object));
   for (let proto = Object.getPrototypeOf(object); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const n of Object.getOwnPropertyNames(proto)) names.add(n);
   }
@@ -169,7 +169,8 @@ for (const flavour of ['simd', 'scalar']) {
       };
       for (const [name, m] of Object.entries(modules)) assert.deepEqual(props(name), runtimeNames(m), name);
       assert.deepEqual(props('LinearParameters'), runtimeNames(modules.SelfAttention_v2.W_query));
-      assert.deepEqual(props('QKVParameters'), runtimeNames(modules.MultiHeadAttentionWrapper.heads[0]));
+      assert.deepEqual(props('CausalAttentionHead'), runtimeNames(modules.MultiHeadAttentionWrapper.heads[0]));
+      assert.deepEqual(props('DropoutSubmodule'), runtimeNames(modules.CausalAttention.dropout));
       assert.deepEqual(props('MemoryUsage'), Object.keys(torch.memoryUsage()).sort());
     });
 

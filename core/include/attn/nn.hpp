@@ -15,22 +15,36 @@ namespace attn::nn {
 
 class Module {
 public:
+    using NamedTensors = std::vector<std::pair<std::string, Tensor*>>;
+    using NamedModules = std::vector<std::pair<std::string, Module*>>;
+
     virtual ~Module() = default;
     virtual Tensor forward(const Tensor& x) = 0;
     Tensor operator()(const Tensor& x) { return forward(x); }
-    virtual void train(bool mode = true) { training = mode; }
+    // Sets training mode here and in every submodule (only Dropout behaves differently).
+    void train(bool mode = true);
     void eval() { train(false); }
     bool is_training() const { return training; }
     bool training = true;
 
-    // Every parameter under PyTorch's state_dict name ("W_query.weight", "heads.0.W_key.weight", ...),
-    // in the order the module created them.
-    virtual std::vector<std::pair<std::string, Tensor*>> named_parameters() = 0;
+    // The parameters this module holds itself, and its direct submodules, in creation order.
+    virtual NamedTensors own_parameters() { return {}; }
+    virtual NamedModules named_children() { return {}; }
+
+    // Every parameter under PyTorch's state_dict name ("W_query.weight", "heads.0.W_key.weight", ...).
+    NamedTensors named_parameters();
     std::vector<std::string> parameter_names();
-    // The parameter called `name`; throws attn::Error naming the known ones otherwise.
+    // Every submodule at any depth under its dotted name ("W_query", "heads.0", "heads.0.dropout", ...).
+    NamedModules named_modules();
+    std::vector<std::string> module_names();
+
+    // The parameter or submodule called `name`; throws attn::Error listing the known names otherwise.
     Tensor& parameter(const std::string& name);
+    Module& submodule(const std::string& name);
     // Copies `value` into the parameter after checking that the shapes are equal (Exercise 3.1).
     void load_parameter(const std::string& name, const Tensor& value);
+    // submodule(name).forward(x): e.g. "W_query" of SelfAttention_v2 is the query projection.
+    Tensor forward_submodule(const std::string& name, const Tensor& x) { return submodule(name).forward(x); }
 };
 
 // y = x W^T + b. weight [out_features, in_features] and bias [out_features] are drawn by
@@ -39,7 +53,7 @@ class Linear : public Module {
 public:
     Linear(int64_t in_features, int64_t out_features, bool bias = true, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
-    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
+    NamedTensors own_parameters() override;
     int64_t in_features, out_features;
     Tensor weight;
     std::optional<Tensor> bias;
@@ -50,7 +64,6 @@ class Dropout : public Module {
 public:
     explicit Dropout(double p = 0.5, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
-    std::vector<std::pair<std::string, Tensor*>> named_parameters() override { return {}; }
     double p;
     Generator* generator;
 };
@@ -60,7 +73,7 @@ class SelfAttention_v1 : public Module {
 public:
     SelfAttention_v1(int64_t d_in, int64_t d_out, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
-    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
+    NamedTensors own_parameters() override;
     int64_t d_out;
     Tensor W_query, W_key, W_value;
 };
@@ -70,7 +83,7 @@ class SelfAttention_v2 : public Module {
 public:
     SelfAttention_v2(int64_t d_in, int64_t d_out, bool qkv_bias = false, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
-    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
+    NamedModules named_children() override;
     int64_t d_out;
     Linear W_query, W_key, W_value;
 };
@@ -81,8 +94,7 @@ public:
     CausalAttention(int64_t d_in, int64_t d_out, int64_t context_length, double dropout, bool qkv_bias = false,
                     Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
-    void train(bool mode = true) override;
-    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
+    NamedModules named_children() override;
     int64_t d_out, context_length;
     Linear W_query, W_key, W_value;
     Dropout dropout;
@@ -95,8 +107,7 @@ public:
     MultiHeadAttentionWrapper(int64_t d_in, int64_t d_out, int64_t context_length, double dropout, int64_t num_heads,
                               bool qkv_bias = false, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
-    void train(bool mode = true) override;
-    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
+    NamedModules named_children() override;
     std::vector<CausalAttention> heads;
 };
 
@@ -106,8 +117,7 @@ public:
     MultiHeadAttention(int64_t d_in, int64_t d_out, int64_t context_length, double dropout, int64_t num_heads,
                        bool qkv_bias = false, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
-    void train(bool mode = true) override;
-    std::vector<std::pair<std::string, Tensor*>> named_parameters() override;
+    NamedModules named_children() override;
     int64_t d_out, num_heads, head_dim, context_length;
     Linear W_query, W_key, W_value, out_proj;
     Dropout dropout;
