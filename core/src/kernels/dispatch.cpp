@@ -34,10 +34,12 @@ std::vector<const Table*> available() {
 #endif
 #endif
 #ifdef ATTN_KERNEL_AVX2
-    if (cpu.fma3_avx2) tables.push_back(&table_avx2());
+    // GCC's check also asks the OS (xgetbv) whether the wide registers are enabled; xsimd's does not.
+    if (cpu.fma3_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        tables.push_back(&table_avx2());
 #endif
 #ifdef ATTN_KERNEL_AVX512
-    if (cpu.avx512f) tables.push_back(&table_avx512());
+    if (cpu.avx512f && __builtin_cpu_supports("avx512f")) tables.push_back(&table_avx512());
 #endif
     return tables;
 }

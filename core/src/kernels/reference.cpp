@@ -37,16 +37,20 @@ float apply(Binary op, float a, float b) {
 }
 
 // C[M,N] = A[M,K] · B[K,N]: one running sum per output, k in order from +0, product then sum rounded.
+// The k loop sits outside the j loop only so that B is read along its rows (this is also the Emscripten
+// scalar build's matmul); each C[i][j] still sees k = 0, 1, … in order.
 void matmul(const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc, int64_t M,
             int64_t N, int64_t K) {
     for (int64_t i = 0; i < M; ++i) {
-        for (int64_t j = 0; j < N; ++j) {
-            float acc = 0.0f;
-            for (int64_t k = 0; k < K; ++k) {
-                const float product = A[i * lda + k] * B[k * ldb + j];
-                acc = acc + product;
+        float* c = C + i * ldc;
+        for (int64_t j = 0; j < N; ++j) c[j] = 0.0f;
+        for (int64_t k = 0; k < K; ++k) {
+            const float a = A[i * lda + k];
+            const float* b = B + k * ldb;
+            for (int64_t j = 0; j < N; ++j) {
+                const float product = a * b[j];
+                c[j] = c[j] + product;
             }
-            C[i * ldc + j] = acc;
         }
     }
 }
@@ -58,12 +62,10 @@ void softmax_rows(const float* x, float* y, int64_t rows, int64_t n) {
         float* yr = y + row * n;
         if (n == 0) continue;
 
-        // pass 1: the row max, NaN as soon as any element is NaN.
+        // pass 1: the row max; NaN if any element is NaN.
         float m = xr[0];
-        for (int64_t i = 1; i < n; ++i) {
+        for (int64_t i = 1; i < n && !std::isnan(m); ++i)
             if (std::isnan(xr[i]) || xr[i] > m) m = xr[i];
-            if (std::isnan(m)) break;
-        }
 
         // pass 2: e_i = EXP(x_i - m), kept in y.
         for (int64_t i = 0; i < n; ++i) yr[i] = exp_ref(xr[i] - m);
@@ -86,18 +88,22 @@ void softmax_rows(const float* x, float* y, int64_t rows, int64_t n) {
     }
 }
 
+// x[n] → y[n]: y = EXP(x)
 void exp(const float* x, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = exp_ref(x[i]);
 }
 
+// a[n], b[n] → y[n]: y = a op b
 void binary(Binary op, const float* a, const float* b, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = apply(op, a[i], b[i]);
 }
 
+// a[n], s → y[n]: y = a op s
 void binary_scalar(Binary op, const float* a, float s, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = apply(op, a[i], s);
 }
 
+// x[n], mask[n] → y[n]: value where mask is nonzero (NaN counts as nonzero), else x
 void masked_fill(const float* x, const float* mask, float value, float* y, int64_t n) {
     for (int64_t i = 0; i < n; ++i) y[i] = mask[i] != 0.0f ? value : x[i];
 }
