@@ -7,6 +7,7 @@
 
 #include "attn/error.hpp"
 #include "attn/tensor.hpp"
+#include "bits.hpp"
 
 namespace attn {
 
@@ -90,26 +91,15 @@ void fill_uniform(Tensor& t, double from, double to, Generator& gen) {
 
 namespace {
 
-float bits_to_float(uint32_t bits) {
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-}
-uint32_t float_to_bits(float f) {
-    uint32_t bits;
-    std::memcpy(&bits, &f, sizeof bits);
-    return bits;
-}
-
 // Cephes-style log256_ps (avx_mathfun.h) for one lane, x in (0, 1].
 float log_avx2(float x) {
-    static const float p[9] = {bits_to_float(0x3d9021bb), bits_to_float(0xbdebd1b8), bits_to_float(0x3def251a),
-                               bits_to_float(0xbdfe5d4f), bits_to_float(0x3e11e9bf), bits_to_float(0xbe2aae50),
-                               bits_to_float(0x3e4cceac), bits_to_float(0xbe7ffffc), bits_to_float(0x3eaaaaaa)};
-    const float sqrthf = bits_to_float(0x3f3504f3), q1 = bits_to_float(0xb95e8083), q2 = bits_to_float(0x3f318000);
-    const uint32_t bits = float_to_bits(x);
+    static const float p[9] = {float_from_bits(0x3d9021bb), float_from_bits(0xbdebd1b8), float_from_bits(0x3def251a),
+                               float_from_bits(0xbdfe5d4f), float_from_bits(0x3e11e9bf), float_from_bits(0xbe2aae50),
+                               float_from_bits(0x3e4cceac), float_from_bits(0xbe7ffffc), float_from_bits(0x3eaaaaaa)};
+    const float sqrthf = float_from_bits(0x3f3504f3), q1 = float_from_bits(0xb95e8083), q2 = float_from_bits(0x3f318000);
+    const uint32_t bits = bits_of(x);
     float e = static_cast<float>(static_cast<int32_t>(bits >> 23) - 127) + 1.0f;
-    const float m = bits_to_float((bits & 0x807FFFFFu) | 0x3F000000u);  // mantissa in [0.5, 1)
+    const float m = float_from_bits((bits & 0x807FFFFFu) | 0x3F000000u);  // mantissa in [0.5, 1)
     float v = m - 1.0f;
     if (m < sqrthf) {
         e = e - 1.0f;
@@ -126,10 +116,10 @@ float log_avx2(float x) {
 
 // Cephes-style sincos256_ps for one lane, t >= 0.
 void sincos_avx2(float t, float& sin_out, float& cos_out) {
-    const float fopi = bits_to_float(0x3fa2f983), dp1 = bits_to_float(0xbf490000), dp2 = bits_to_float(0xb97da000),
-                dp3 = bits_to_float(0xb3222169);
-    const float s0 = bits_to_float(0xb94ca1f9), s1 = bits_to_float(0x3c08839e), s2 = bits_to_float(0xbe2aaaa3);
-    const float c0 = bits_to_float(0x37ccf5ce), c1 = bits_to_float(0xbab6061a), c2 = bits_to_float(0x3d2aaaa5);
+    const float fopi = float_from_bits(0x3fa2f983), dp1 = float_from_bits(0xbf490000), dp2 = float_from_bits(0xb97da000),
+                dp3 = float_from_bits(0xb3222169);
+    const float s0 = float_from_bits(0xb94ca1f9), s1 = float_from_bits(0x3c08839e), s2 = float_from_bits(0xbe2aaaa3);
+    const float c0 = float_from_bits(0x37ccf5ce), c1 = float_from_bits(0xbab6061a), c2 = float_from_bits(0x3d2aaaa5);
     int32_t j = static_cast<int32_t>(std::trunc(t * fopi));
     j = (j + 1) & ~1;
     const float yf = static_cast<float>(j);

@@ -3,6 +3,8 @@
 // explicit std::fma calls inside EXP.
 #include "kernels/kernels.hpp"
 
+#include "bits.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -12,19 +14,10 @@ namespace attn::kernels {
 namespace {
 
 // 2^e for an exponent e in the normal range [-126, 127], built from its bits.
-float pow2i(int32_t e) {
-    const uint32_t bits = static_cast<uint32_t>(e + 127) << 23;
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-}
+float pow2i(int32_t e) { return float_from_bits(static_cast<uint32_t>(e + 127) << 23); }
 
-// A float given by its bit pattern, so the constants below read exactly as in torch-numerics §2.1.
-float from_bits(uint32_t bits) {
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-}
+// Constants by their bit patterns, so that they read exactly as in torch-numerics §2.1.
+const auto from_bits = float_from_bits;
 
 float apply(Binary op, float a, float b) {
     switch (op) {
