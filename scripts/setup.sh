@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ libxsimd-dev catch2 nlohmann-json3-dev emscripten nodejs npm)
+packages=(cmake ninja-build g++ libxsimd-dev catch2 nlohmann-json3-dev emscripten nodejs npm chromium)
 
 missing=()
 for p in "${packages[@]}"; do

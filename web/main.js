@@ -1,0 +1,380 @@
+// The page: loads the WebAssembly PyTorch port, keeps the one state object (which step, which settings,
+// the results computed from them) in step with the URL hash, and redraws the step, the contents and the
+// settings panel from it. Every number on the page comes from computeChapter(torch, settings).
+import { parseHash, formatHash, isBook, bookSettings, encodeSettings, BOOK } from './state.js';
+import { renderStep } from './render/step.js';
+import { renderToc } from './render/toc.js';
+import { renderSettings, readSettings, validateSettings, CONTROLS } from './render/settings.js';
+import { installTakeApart } from './render/takeapart.js';
+import { h } from './render/dom.js';
+
+const $ = (id) => document.getElementById(id);
+const els = {
+  step: $('step'),
+  notices: $('notices'),
+  toc: $('toc'),
+  settings: $('settings'),
+  prev: $('prev'),
+  next: $('next'),
+  position: $('position'),
+  panel: $('take-apart'),
+  announce: $('announce'),
+  backend: $('backend'),
+};
+
+// The one state object. `settings`/`results` are always the last settings that computed; what is typed
+// but invalid lives only in the form (and `formErrors`).
+const state = {
+  step: null,
+  settings: bookSettings(),
+  results: null,
+  formErrors: {},
+  computeError: null,
+  linkNotice: null,
+  openBooks: new Set(),
+};
+
+let torch = null;
+let chapter = null;
+let STEPS = [];
+let katex = null;
+let takeApart = null;
+
+// ---------------------------------------------------------------- start
+
+boot();
+
+async function boot() {
+  // Everything starts at once; index.html preloads the modules so none waits for another.
+  const katexLoad = import('../vendor/katex/katex.mjs').then((m) => m.default ?? m).catch(() => null);
+  const wasmLoad = import('../wasm/index.js').then(
+    (api) => api.loadAttention().catch((error) => Promise.reject({ stage: 'wasm', error })),
+    (error) => Promise.reject({ stage: 'scripts', error }),
+  );
+  const pageLoad = Promise.all([import('./chapter.js'), import('./steps/index.js')]).catch((error) => Promise.reject({ stage: 'scripts', error }));
+  let stepsModule;
+  try {
+    [torch, [chapter, stepsModule]] = await Promise.all([wasmLoad, pageLoad]);
+  } catch (failure) {
+    return failure?.stage === 'wasm'
+      ? fatal('The WebAssembly module could not be loaded, so nothing can be computed.', failure.error)
+      : fatal('The page’s scripts could not be loaded.', failure?.error ?? failure);
+  }
+  performance.mark('page:loaded');
+  STEPS = Array.isArray(stepsModule.STEPS) ? stepsModule.STEPS.filter((s) => s && s.id) : [];
+  if (STEPS.length === 0) return fatal('There are no steps to show (web/steps/index.js lists none).');
+  katex = await katexLoad;
+  els.backend.textContent = torch.backend === 'wasm-simd128' ? 'WebAssembly · SIMD' : 'WebAssembly';
+
+  takeApart = installTakeApart(els.step, els.panel, (name) => state.results?.[name]);
+  wireEvents();
+  fromLocation({ initial: true });
+  performance.mark('page:first-step');
+  document.documentElement.dataset.ready = 'true';
+  els.step.removeAttribute('aria-busy');
+}
+
+function fatal(message, error) {
+  document.documentElement.dataset.ready = 'error';
+  els.step.removeAttribute('aria-busy');
+  els.step.replaceChildren(
+    h(
+      'div',
+      { class: 'fatal', role: 'alert' },
+      h('h2', {}, 'The page could not start'),
+      h('p', {}, message),
+      error ? h('p', {}, h('code', {}, String(error?.message ?? error))) : null,
+      h('p', {}, 'Serve the project with ', h('code', {}, 'node scripts/serve.mjs'), ' and open the address it prints; the WebAssembly files are built by ', h('code', {}, 'scripts/build-wasm.sh'), '.'),
+    ),
+  );
+  for (const b of [els.prev, els.next]) b.disabled = true;
+}
+
+// ---------------------------------------------------------------- computing
+
+function compute(settings) {
+  try {
+    return { results: chapter.computeChapter(torch, settings) };
+  } catch (error) {
+    return { error: error?.name === 'AttentionError' ? error.message : `Unexpected error: ${error?.message ?? error}` };
+  }
+}
+
+/** Settings from a link, with anything invalid replaced by the book's value (and a notice saying so). */
+function fromLink(settings) {
+  const errors = validateSettings(settings);
+  const fixed = [];
+  for (const key of Object.keys(errors)) {
+    if (key.startsWith('token-')) {
+      const i = Number(key.slice(6));
+      settings.tokens[i] = BOOK.tokens[i];
+      fixed.push(`word ${i + 1}`);
+    } else if (key.startsWith('x-')) {
+      settings.embeddings = BOOK.embeddings.map((r) => [...r]);
+      if (!fixed.includes('embeddings')) fixed.push('embeddings');
+    } else {
+      fixed.push(`${key} (${settings[key]})`);
+      settings[key] = BOOK[key];
+    }
+  }
+  return { settings, notice: fixed.length ? `This link’s ${fixed.join(', ')} could not be used, so the book’s value is shown instead.` : null };
+}
+
+function changedKeys(settings) {
+  const params = encodeSettings(settings);
+  const names = { tokens: 'words', x: 'embeddings', profile: 'random numbers' };
+  return [...params.keys()].map((k) => names[k] ?? k);
+}
+
+// ---------------------------------------------------------------- the URL
+
+const stepIndex = (id) => STEPS.findIndex((s) => s.id === id);
+
+/** Reads the hash into the state (first load, a pasted link, back/forward). */
+function fromLocation({ initial = false } = {}) {
+  const parsed = parseHash(location.hash);
+  const id = stepIndex(parsed.step) >= 0 ? parsed.step : STEPS[0].id;
+  const sameSettings = state.results && encodeSettings(parsed.settings).toString() === encodeSettings(state.settings).toString();
+  const stepChanged = id !== state.step;
+  if (!sameSettings) {
+    const { settings, notice } = fromLink(parsed.settings);
+    state.linkNotice = notice;
+    let outcome = compute(settings);
+    if (outcome.error) {
+      state.computeError = outcome.error;
+      if (!state.results) {
+        // Nothing shown yet: fall back to the book so the page is never blank.
+        outcome = compute(bookSettings());
+        state.settings = bookSettings();
+        state.results = outcome.results;
+      }
+    } else {
+      state.settings = settings;
+      state.results = outcome.results;
+      state.computeError = null;
+    }
+    state.formErrors = {};
+  } else if (!stepChanged) {
+    return;
+  }
+  state.step = id;
+  // Canonical hash: an unknown step becomes the first, a repaired link shows what is really used.
+  const canonical = formatHash(id, state.settings);
+  if (location.hash !== canonical) history.replaceState(null, '', canonical);
+  render({ writeForm: !sameSettings });
+  if (!initial && stepChanged) window.scrollTo({ top: 0 });
+}
+
+function navigate(id, { focusHeading = false } = {}) {
+  if (stepIndex(id) < 0) return;
+  const hash = formatHash(id, state.settings);
+  if (location.hash !== hash) history.pushState(null, '', hash);
+  const changed = id !== state.step;
+  state.step = id;
+  state.linkNotice = null;
+  render({ writeForm: false });
+  if (changed) window.scrollTo({ top: 0 });
+  const heading = els.step.querySelector('#step-title');
+  if (focusHeading && heading) heading.focus({ preventScroll: true });
+  else if (changed) announce(`Step ${stepIndex(id) + 1} of ${STEPS.length}: ${STEPS[stepIndex(id)].title}`);
+}
+
+function announce(text) {
+  els.announce.textContent = '';
+  requestAnimationFrame(() => (els.announce.textContent = text));
+}
+
+// ---------------------------------------------------------------- drawing
+
+function render({ writeForm }) {
+  const index = stepIndex(state.step);
+  const step = STEPS[index];
+  takeApart.hide();
+  const book = isBook(state.settings);
+  let article;
+  try {
+    article = renderStep(step, {
+      results: state.results,
+      settings: state.settings,
+      isBook: book,
+      index,
+      total: STEPS.length,
+      katex,
+      openBooks: state.openBooks,
+      onBookToggle: (name, open) => (open ? state.openBooks.add(name) : state.openBooks.delete(name)),
+    });
+  } catch (error) {
+    article = h(
+      'article',
+      { class: 'step', 'data-step': step.id, 'data-section': step.section },
+      h('h2', { id: 'step-title', tabindex: '-1' }, step.title ?? step.id),
+      h('p', { class: 'notice is-error', role: 'alert' }, `This step could not be drawn: ${error.message}`),
+    );
+  }
+  els.step.replaceChildren(article);
+  makeScrollersReachable();
+
+  renderToc(els.toc, { steps: STEPS, current: step.id, settings: state.settings });
+  renderSettings(els.settings, {
+    settings: state.settings,
+    writeValues: writeForm,
+    errors: state.formErrors,
+    isBook: book,
+    changed: changedKeys(state.settings),
+    computeError: state.computeError,
+    relevant: Array.isArray(step.controls) ? step.controls : [],
+  });
+  renderNotices();
+  renderNav(index);
+  document.title = `${step.section} ${step.title} · Attention, computed live`;
+}
+
+/** A formula wider than the screen scrolls sideways; keyboard users need to be able to reach it. */
+function makeScrollersReachable() {
+  for (const box of els.step.querySelectorAll('.formula')) {
+    if (box.scrollWidth > box.clientWidth + 1) {
+      box.tabIndex = 0;
+      box.setAttribute('role', 'group');
+      box.setAttribute('aria-label', 'Formula (scrolls sideways)');
+    } else {
+      box.removeAttribute('tabindex');
+      box.removeAttribute('role');
+      box.removeAttribute('aria-label');
+    }
+  }
+}
+
+function renderNotices() {
+  const items = [];
+  if (state.computeError) {
+    items.push(
+      h('div', { class: 'notice is-error', role: 'alert' }, h('strong', {}, 'These settings could not be computed. '), state.computeError, ' The numbers below are from the last settings that worked.'),
+    );
+  }
+  if (state.linkNotice) items.push(h('div', { class: 'notice', role: 'status' }, state.linkNotice));
+  els.notices.replaceChildren(...items);
+}
+
+function renderNav(index) {
+  const prev = STEPS[index - 1];
+  const next = STEPS[index + 1];
+  const hadFocus = document.activeElement;
+  label(els.prev, '← Previous', prev);
+  label(els.next, 'Next →', next);
+  els.position.textContent = `${index + 1} / ${STEPS.length}`;
+  // A button that just became disabled cannot keep the focus: hand it to the other one.
+  if (hadFocus === els.next && els.next.disabled) els.prev.focus();
+  if (hadFocus === els.prev && els.prev.disabled) els.next.focus();
+}
+
+function label(button, text, step) {
+  button.disabled = !step;
+  button.replaceChildren(...[h('span', { class: 'nav-dir' }, text), step ? h('span', { class: 'nav-title' }, step.title) : null].filter(Boolean));
+}
+
+// ---------------------------------------------------------------- events
+
+function wireEvents() {
+  window.addEventListener('popstate', () => fromLocation());
+  window.addEventListener('hashchange', () => fromLocation());
+
+  let resizeTimer = 0;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(makeScrollersReachable, 150);
+  });
+
+  els.prev.addEventListener('click', () => move(-1));
+  els.next.addEventListener('click', () => move(+1));
+
+  document.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    const t = e.target;
+    if (t instanceof Element && t.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]')) return;
+    const inside = t instanceof Element && els.step.contains(t);
+    if (move(e.key === 'ArrowLeft' ? -1 : +1, { focusHeading: inside })) e.preventDefault();
+  });
+
+  els.toc.addEventListener('click', (e) => {
+    const link = e.target instanceof Element ? e.target.closest('a[data-step-link]') : null;
+    if (!link || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(link.dataset.stepLink, { focusHeading: true });
+  });
+
+  // "Try it" buttons of a step: take the reader to the setting.
+  els.step.addEventListener('click', (e) => {
+    const chip = e.target instanceof Element ? e.target.closest('button[data-control]') : null;
+    const control = chip && CONTROLS[chip.dataset.control];
+    const input = control && els.settings.querySelector(`#${control.id}`);
+    if (!input) return;
+    input.scrollIntoView({ block: 'center', behavior: motion() });
+    input.focus({ preventScroll: true });
+  });
+
+  els.settings.addEventListener('input', onSettingsInput);
+  els.settings.addEventListener('change', onSettingsInput);
+  els.settings.addEventListener('click', (e) => {
+    if (e.target instanceof Element && e.target.closest('#reset')) resetToBook();
+  });
+
+  for (const [button, target] of [
+    [$('jump-toc'), () => els.toc.querySelector('#toc-title')],
+    [$('jump-settings'), () => els.settings.querySelector('#settings-title')],
+    [$('skip'), () => els.step.querySelector('#step-title')],
+  ]) {
+    button?.addEventListener('click', () => {
+      const el = target();
+      if (!el) return;
+      el.setAttribute('tabindex', '-1');
+      el.focus({ preventScroll: true });
+      el.scrollIntoView({ block: 'start', behavior: motion() });
+    });
+  }
+}
+
+const motion = () => (window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+
+function move(delta, { focusHeading = false } = {}) {
+  const target = STEPS[stepIndex(state.step) + delta];
+  if (!target) return false;
+  navigate(target.id, { focusHeading });
+  return true;
+}
+
+function onSettingsInput() {
+  const { settings, errors } = readSettings(els.settings);
+  const hadErrors = Object.keys(state.formErrors).length > 0;
+  state.formErrors = errors;
+  if (Object.keys(errors).length === 0) {
+    // 'input' and 'change' both arrive for one edit: compute once per new set of settings.
+    const unchanged = !state.computeError && encodeSettings(settings).toString() === encodeSettings(state.settings).toString();
+    if (unchanged) {
+      if (hadErrors) render({ writeForm: false });
+      return;
+    }
+    const outcome = compute(settings);
+    if (outcome.error) {
+      state.computeError = outcome.error;
+    } else {
+      state.settings = settings;
+      state.results = outcome.results;
+      state.computeError = null;
+      state.linkNotice = null;
+      history.replaceState(null, '', formatHash(state.step, settings));
+    }
+  }
+  render({ writeForm: false });
+}
+
+function resetToBook() {
+  state.settings = bookSettings();
+  state.results = compute(state.settings).results;
+  state.formErrors = {};
+  state.computeError = null;
+  state.linkNotice = null;
+  history.replaceState(null, '', formatHash(state.step, state.settings));
+  render({ writeForm: true });
+  announce('Settings reset to the book’s.');
+}

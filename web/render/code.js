@@ -1,0 +1,57 @@
+// The PyTorch lines of a step, with the line(s) this step executes highlighted (background, a bar and a
+// ▶ marker, and "runs in this step" for screen readers). A light tokenizer colours Python; every token
+// is a text node.
+import { h, srOnly } from './dom.js';
+
+const KEYWORDS = new Set([
+  'def', 'class', 'return', 'for', 'in', 'if', 'else', 'elif', 'import', 'from', 'as', 'with', 'not', 'and',
+  'or', 'is', 'None', 'True', 'False', 'lambda', 'while',
+]);
+const TOKEN = /(#.*$)|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(\b\d+(?:\.\d*)?(?:e[+-]?\d+)?\b|\.\d+\b)|([A-Za-z_]\w*)/g;
+
+/** Python source -> nodes, with spans for comments, strings, numbers and keywords. */
+function highlight(line) {
+  const nodes = [];
+  let last = 0;
+  for (const m of line.matchAll(TOKEN)) {
+    if (m.index > last) nodes.push(line.slice(last, m.index));
+    const [text, comment, string, number, word] = m;
+    if (comment) nodes.push(h('span', { class: 'tok-comment' }, text));
+    else if (string) nodes.push(h('span', { class: 'tok-string' }, text));
+    else if (number) nodes.push(h('span', { class: 'tok-number' }, text));
+    else if (word && KEYWORDS.has(word)) nodes.push(h('span', { class: 'tok-keyword' }, text));
+    else nodes.push(text);
+    last = m.index + text.length;
+  }
+  if (last < line.length) nodes.push(line.slice(last));
+  return nodes;
+}
+
+/**
+ * @param {string[] | string} code    the step's lines
+ * @param {number[]} [active]         0-based lines executed by this step
+ */
+export function renderCode(code, active = []) {
+  const lines = Array.isArray(code) ? code : typeof code === 'string' ? code.split('\n') : [];
+  if (lines.length === 0) return null;
+  const on = new Set(active ?? []);
+  const codeEl = h('code', {});
+  lines.forEach((line, i) => {
+    const hot = on.has(i);
+    codeEl.append(
+      h(
+        'span',
+        { class: `line${hot ? ' is-active' : ''}`, 'data-line': i },
+        h('span', { class: 'marker', 'aria-hidden': 'true' }, hot ? '▶' : ''),
+        ...highlight(String(line)),
+        hot ? srOnly('  (runs in this step)') : null,
+      ),
+    );
+  });
+  return h(
+    'figure',
+    { class: 'code' },
+    h('figcaption', {}, 'PyTorch', on.size ? h('span', { class: 'code-hint' }, ` · ▶ marks ${on.size === 1 ? 'the line' : 'the lines'} this step runs`) : null),
+    h('pre', { tabindex: '0', 'aria-label': 'PyTorch code' }, codeEl),
+  );
+}

@@ -1,0 +1,236 @@
+// One result of computeChapter() drawn as a heatmap table (or a group of tables for 3-D/4-D tensors),
+// with its label, shape, marked cells and, when the book printed it, the printed text and a match mark.
+// Pure: result (+ a little context) in, a <figure> out. Cells carry data-index for the take-apart panel.
+import { matchesBook, flatValues } from '../compare.js';
+import { h, srOnly, fmt, shapeText, at, indexTuples } from './dom.js';
+
+const MARK_TEXT = { masked: 'masked', dropped: 'dropped' };
+
+/**
+ * @param {object} result  a result of computeChapter()
+ * @param {object} ctx     { isBook: boolean, openBooks: Set<string>, onBookToggle(name, open) }
+ */
+export function renderResult(result, ctx) {
+  const shape = result.shape;
+  const fig = h('figure', {
+    class: 'result',
+    'data-tensor': result.name,
+    'data-shape': shape.join(','),
+    'data-values': valuesJson(flatValues(result.values)),
+  });
+  const scale = shape.length === 0 ? { kind: 'none' } : heatScale(result.values); // one number: no scale to read
+  fig.append(
+    h(
+      'figcaption',
+      { class: 'result-head' },
+      h('code', { class: 'result-label' }, result.label ?? result.name),
+      h('span', { class: 'result-shape' }, shape.length === 0 ? 'a single number (0-d)' : `shape ${shapeText(shape)}`),
+      scaleKey(scale),
+    ),
+  );
+  const body = h('div', { class: 'result-body' }, renderTensor(result, scale), renderBook(result, ctx));
+  fig.append(body);
+  return fig;
+}
+
+/** A result that is a plain value rather than a tensor (e.g. torch.allclose(...) -> True). */
+export function renderValue(result) {
+  const value = result.value;
+  return h(
+    'figure',
+    {
+      class: 'result result-value',
+      'data-tensor': result.name,
+      'data-shape': '',
+      'data-values': valuesJson([value]),
+    },
+    h('figcaption', { class: 'result-head' }, h('code', { class: 'result-label' }, result.label ?? result.name)),
+    h('p', { class: 'value' }, typeof value === 'number' ? fmt(value) : typeof value === 'boolean' ? fmt(value) : String(value)),
+  );
+}
+
+/** Row-major values as JSON; ±Infinity and NaN (which JSON cannot hold) as the strings Number() reads back. */
+export function valuesJson(flat) {
+  return JSON.stringify(flat, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
+}
+
+// ---------------------------------------------------------------- the colour scale
+
+/** Sequential (0..max) for non-negative tensors, diverging around 0 for signed ones. */
+export function heatScale(values) {
+  const flat = flatValues(values);
+  if (flat.some((v) => typeof v === 'boolean')) return { kind: 'none' };
+  const finite = flat.filter(Number.isFinite);
+  if (finite.length === 0) return { kind: 'none' };
+  const min = Math.min(...finite);
+  const max = Math.max(...finite);
+  if (min < 0) {
+    const m = Math.max(-min, max);
+    return { kind: 'diverging', min: -m, max: m, t: (v) => (m === 0 ? 0 : v / m) };
+  }
+  return { kind: 'sequential', min: 0, max, t: (v) => (max === 0 ? 0 : v / max) };
+}
+
+function scaleKey(scale) {
+  if (scale.kind === 'none') return null;
+  return h(
+    'span',
+    { class: `scale-key ${scale.kind}`, 'aria-hidden': 'true', title: scale.kind === 'diverging' ? 'colour: negative … 0 … positive' : 'colour: 0 … largest' },
+    h('span', { class: 'scale-end' }, fmt(scale.min)),
+    h('span', { class: 'scale-bar' }),
+    h('span', { class: 'scale-end' }, fmt(scale.max)),
+  );
+}
+
+function heatStyle(scale, v) {
+  if (scale.kind === 'none' || typeof v !== 'number' || !Number.isFinite(v)) return null;
+  const t = scale.t(v);
+  return {
+    '--heat': `${Math.round(Math.min(1, Math.abs(t)) * 100)}%`,
+    '--heat-color': t < 0 ? 'var(--heat-neg)' : 'var(--heat-pos)',
+  };
+}
+
+// ---------------------------------------------------------------- tables
+
+function renderTensor(result, scale) {
+  const shape = result.shape;
+  if (shape.length <= 2) {
+    return h('div', { class: 'tensor' }, matrixBox(result, scale, [], null));
+  }
+  const lead = shape.slice(0, -2);
+  const group = h('div', {
+    class: 'tensor tensor-group',
+    role: 'group',
+    'aria-label': `${result.label ?? result.name}: ${indexTuples(lead).length} matrices of shape ${shapeText(shape.slice(-2))}`,
+  });
+  for (const idx of indexTuples(lead)) group.append(matrixBox(result, scale, idx, leadCaption(idx, result.axes)));
+  return group;
+}
+
+/** The names of a tensor's leading axes: its own `axes`, else this chapter's batch (3-D), batch and head (4-D). */
+export function leadNames(n, axes) {
+  if (Array.isArray(axes) && axes.length >= n) return axes.slice(0, n).map(String);
+  return n === 1 ? ['batch'] : n === 2 ? ['batch', 'head'] : Array.from({ length: n }, (_, d) => `dim ${d}`);
+}
+
+/** '[0, 1]' and what it means, e.g. 'batch 0, head 1'. */
+function leadCaption(idx, axes) {
+  const names = leadNames(idx.length, axes);
+  return { index: `[${idx.join(', ')}]`, meaning: idx.map((i, d) => `${names[d]} ${i}`).join(', ') };
+}
+
+function matrixBox(result, scale, lead, caption) {
+  const shape = result.shape;
+  const ndim = shape.length;
+  const label = result.label ?? result.name;
+  const table = h('table', { class: `matrix${ndim === 0 ? ' scalar' : ''}${ndim === 1 ? ' vector' : ''}` });
+
+  // <caption>: visible for the matrices of a group, for screen readers otherwise (the figure shows it).
+  const captionText = caption ? `${label}${caption.index}` : label;
+  const dims = ndim === 0 ? 'a single number' : ndim === 1 ? `${shape[0]} values` : `${shape[ndim - 2]} rows by ${shape[ndim - 1]} columns`;
+  table.append(
+    caption
+      ? h('caption', {}, h('span', { class: 'lead-index' }, caption.index), ' ', h('span', { class: 'lead-meaning' }, caption.meaning), srOnly(`, ${label}, ${dims}`))
+      : h('caption', { class: 'sr-only' }, `${captionText}, ${dims}`),
+  );
+
+  const values = ndim === 0 ? [[result.values]] : ndim === 1 ? [result.values] : at(result.values, lead);
+  const nCols = values[0].length;
+  const colLabels = axisLabels(result.cols, nCols);
+  const rowLabels = ndim >= 2 ? axisLabels(result.rows, values.length) : null;
+
+  if (ndim >= 1) {
+    const head = h('tr', {});
+    if (rowLabels) head.append(h('td', { class: 'corner' }));
+    colLabels.forEach((c) => head.append(h('th', { scope: 'col' }, c)));
+    table.append(h('thead', {}, head));
+  }
+  const tbody = h('tbody', {});
+  let first = true;
+  values.forEach((row, i) => {
+    const tr = h('tr', {});
+    if (rowLabels) tr.append(h('th', { scope: 'row' }, rowLabels[i]));
+    row.forEach((v, j) => {
+      const index = ndim === 0 ? [] : ndim === 1 ? [j] : [...lead, i, j];
+      const mark = safeMark(result, index);
+      const td = h(
+        'td',
+        {
+          class: `cell${mark ? ` ${mark}` : ''}${Number.isFinite(v) ? '' : ' nonfinite'}`,
+          tabindex: first ? '0' : '-1',
+          'data-index': index.join(','),
+          style: mark === 'masked' ? null : heatStyle(scale, v),
+        },
+        mark === 'dropped' ? h('span', { class: 'glyph', 'aria-hidden': 'true' }, '⊘') : null,
+        h('span', { class: 'num' }, fmt(v)),
+        mark ? srOnly(` ${MARK_TEXT[mark] ?? mark}`) : null,
+      );
+      first = false;
+      tr.append(td);
+    });
+    tbody.append(tr);
+  });
+  table.append(tbody);
+  return h('div', { class: 'matrix-box' }, table);
+}
+
+function axisLabels(labels, n) {
+  return Array.from({ length: n }, (_, i) => (Array.isArray(labels) && labels.length === n ? String(labels[i]) : String(i)));
+}
+
+function safeMark(result, index) {
+  if (typeof result.marks !== 'function') return null;
+  try {
+    return result.marks(index) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The marks a result uses anywhere (for the legend). */
+export function marksIn(result) {
+  if (typeof result.marks !== 'function' || !Array.isArray(result.shape)) return new Set();
+  const found = new Set();
+  for (const idx of indexTuples(result.shape)) {
+    const m = safeMark(result, idx);
+    if (m) found.add(m);
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------- the book's printout
+
+function renderBook(result, ctx) {
+  if (!result.book) return null;
+  const match = matchesBook(result.values, result.book);
+  const box = h('div', { class: `book ${match ? 'is-match' : 'is-differs'}` });
+  box.append(
+    h(
+      'p',
+      { class: 'book-mark', 'data-book': match ? 'match' : 'differs' },
+      h('span', { class: 'book-icon', 'aria-hidden': 'true' }, match ? '✓' : '≠'),
+      h('span', {}, match ? 'Matches the book' : 'Differs from the book'),
+    ),
+  );
+  if (!match) {
+    box.append(
+      h(
+        'p',
+        { class: 'book-why' },
+        ctx.isBook
+          ? 'With the book’s settings these numbers should match what it prints.'
+          : 'Expected: your settings differ from the book’s.',
+      ),
+    );
+  }
+  const details = h(
+    'details',
+    { class: 'book-print', open: ctx.openBooks?.has(result.name) ?? false },
+    h('summary', {}, 'What the book prints'),
+    h('pre', { tabindex: '0', 'aria-label': `What the book prints for ${result.label ?? result.name}` }, h('code', {}, result.book)),
+  );
+  details.addEventListener('toggle', () => ctx.onBookToggle?.(result.name, details.open));
+  box.append(details);
+  return box;
+}

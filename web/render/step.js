@@ -1,0 +1,127 @@
+// One step of the walk-through, drawn from its data (web/steps/*.js) and the results of computeChapter():
+// heading, prose, formula, code, the optional compact view, each shown result, the step's note and a
+// legend for the marks in use. Pure: (step, view) in, an <article> out.
+import { h, inlineCode } from './dom.js';
+import { renderFormula } from './formula.js';
+import { renderCode } from './code.js';
+import { renderResult, renderValue, marksIn } from './matrix.js';
+import { renderEmbeddings, renderContext } from './vectors.js';
+import { sectionTitle } from './toc.js';
+import { CONTROLS } from './settings.js';
+
+const LEGEND = {
+  masked: ['legend-masked', 'masked', 'a future token, hidden from this query: −∞ before the softmax, 0 after it'],
+  dropped: ['legend-dropped', 'dropped', 'zeroed by dropout; the weights that survive are scaled by 1/(1 − p)'],
+};
+
+/**
+ * @param {object} step  a step of web/steps (see the format in web/steps/index.js)
+ * @param {{ results: object, settings: object, isBook: boolean, index: number, total: number, katex: object | null,
+ *           openBooks: Set<string>, onBookToggle: Function }} view
+ */
+export function renderStep(step, view) {
+  const { results, settings } = view;
+  const article = h('article', { class: 'step', 'data-step': step.id, 'data-section': step.section, 'aria-labelledby': 'step-title' });
+  const title = sectionTitle(step.section);
+  article.append(
+    h(
+      'header',
+      { class: 'step-head' },
+      h(
+        'p',
+        { class: 'step-eyebrow' },
+        h('span', { class: 'section-num' }, step.section),
+        title ? h('span', { class: 'section-title' }, ` ${title}`) : null,
+      ),
+      h('h2', { id: 'step-title', tabindex: '-1' }, step.title),
+      h('p', { class: 'step-count' }, `Step ${view.index + 1} of ${view.total}`),
+    ),
+  );
+
+  const prose = [step.prose ?? []].flat();
+  if (prose.length) article.append(h('div', { class: 'prose' }, ...prose.map((p) => h('p', {}, ...inlineCode(p)))));
+  article.append(renderFormula(step.formula, view.katex));
+  article.append(renderCode(step.code, step.highlight));
+  if (step.view === 'embeddings') article.append(renderEmbeddings(settings));
+
+  const shown = (step.show ?? []).map((name) => results[name] ?? { missing: name });
+  if (shown.length) {
+    const section = h('section', { class: 'results', 'aria-label': 'Results' });
+    if (shown.some((r) => Array.isArray(r.shape))) {
+      section.append(h('p', { class: 'results-hint' }, 'Hover, click or Tab to a number to see how it was computed.'));
+    }
+    let missingShown = typeof step.note === 'function'; // the step's note says why (web/steps/index.js)
+    for (const r of shown) {
+      if (r.missing) {
+        if (results.mha_error) {
+          if (!missingShown) section.append(h('p', { class: 'notice is-error', role: 'note' }, h('strong', {}, 'Not computed with these settings: '), results.mha_error.message, '.'));
+          missingShown = true;
+        } else {
+          section.append(h('p', { class: 'notice is-error' }, `No result named “${r.missing}” (check the step’s show list).`));
+        }
+      } else if (Array.isArray(r.shape)) {
+        section.append(renderResult(r, view));
+      } else if ('value' in r) {
+        section.append(renderValue(r));
+      }
+    }
+    if (section.querySelector('[data-tensor], .notice')) article.append(section);
+  }
+
+  const marks = new Set(shown.filter((r) => !r.missing).flatMap((r) => [...marksIn(r)]));
+  if (marks.size) {
+    article.append(
+      h(
+        'div',
+        { class: 'legend', role: 'note', 'aria-label': 'Legend' },
+        h('p', { class: 'legend-title' }, 'Marked cells'),
+        h(
+          'ul',
+          {},
+          ...[...marks]
+            .filter((m) => LEGEND[m])
+            .map((m) => {
+              const [cls, name, text] = LEGEND[m];
+              return h('li', {}, h('span', { class: `swatch ${cls}`, 'aria-hidden': 'true' }, m === 'dropped' ? '⊘' : ''), h('span', {}, h('strong', {}, name), ` — ${text}`));
+            }),
+        ),
+      ),
+    );
+  }
+  if (step.view === 'context') article.append(renderContext(settings, contextResult(step, results)));
+
+  if (typeof step.note === 'function') {
+    let note = null;
+    try {
+      note = step.note(results, settings);
+    } catch (error) {
+      note = `(This note could not be computed: ${error.message})`;
+    }
+    if (note) article.append(h('p', { class: 'step-note' }, h('span', { class: 'note-icon', 'aria-hidden': 'true' }, 'i'), h('span', {}, ...inlineCode(note))));
+  }
+
+  const controls = (Array.isArray(step.controls) ? step.controls : []).filter((k) => CONTROLS[k]);
+  if (controls.length) {
+    article.append(
+      h(
+        'div',
+        { class: 'try-it' },
+        h('p', {}, 'Try it: change ', ...joinWords(controls.map((k) => h('button', { type: 'button', class: 'chip', 'data-control': k }, CONTROLS[k].name))), ' in the settings and every number here is recomputed.'),
+      ),
+    );
+  }
+
+  return article;
+}
+
+/** [a, b, c] -> [a, ', ', b, ' or ', c] */
+function joinWords(items) {
+  return items.flatMap((item, i) => (i === 0 ? [item] : [i === items.length - 1 ? ' or ' : ', ', item]));
+}
+
+/** The context vectors a 'context' view pairs with the inputs: the last shown result about context. */
+function contextResult(step, results) {
+  const names = (step.show ?? []).filter((n) => results[n] && Array.isArray(results[n].shape));
+  const pick = [...names].reverse().find((n) => /context/.test(n)) ?? [...names].reverse().find((n) => results[n].shape.length >= 1);
+  return results[pick] ?? results.all_context_vecs;
+}

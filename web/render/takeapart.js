@@ -1,0 +1,190 @@
+// "Take a number apart": hovering, clicking or focusing a cell of a displayed tensor opens one panel
+// with explain(index) of its result, as text. The focused cell points at the panel with aria-describedby,
+// so screen readers read the arithmetic after the number; Escape closes; arrow keys move between the
+// cells of a table (one tab stop per table: a roving tabindex).
+import { h, fmt, at } from './dom.js';
+import { leadNames } from './matrix.js';
+
+const MARK_LINES = {
+  masked: 'Masked: a future token. Its score is −∞ before the softmax, so its weight is 0.',
+  dropped: 'Dropped: dropout set this value to 0 (the values that survive are scaled by 1/(1 − p)).',
+};
+
+/**
+ * @param {HTMLElement} root     the container whose tensors can be taken apart (event delegation)
+ * @param {HTMLElement} panel    the panel element (empty; filled here)
+ * @param {(name: string) => object | undefined} getResult   the current result by its name
+ */
+export function installTakeApart(root, panel, getResult) {
+  let current = null; // the cell shown
+  let pinned = false; // opened by focus/click (stays) rather than by hover
+  const narrow = window.matchMedia('(max-width: 40rem)');
+
+  function show(cell, pin) {
+    const fig = cell.closest('[data-tensor]');
+    const result = fig && getResult(fig.dataset.tensor);
+    if (!result) return;
+    const index = cell.dataset.index === '' ? [] : cell.dataset.index.split(',').map(Number);
+    panel.replaceChildren(...content(result, index, cell, pin));
+    if (current && current !== cell) {
+      current.removeAttribute('aria-describedby');
+      current.classList.remove('is-open');
+    }
+    current = cell;
+    pinned = pin;
+    cell.setAttribute('aria-describedby', panel.id);
+    cell.classList.add('is-open');
+    panel.classList.toggle('is-hover', !pin); // a hover preview never catches the pointer
+    panel.hidden = false;
+    place();
+  }
+
+  function hide() {
+    if (!current) return;
+    current.removeAttribute('aria-describedby');
+    current.classList.remove('is-open');
+    current = null;
+    pinned = false;
+    panel.hidden = true;
+  }
+
+  function place() {
+    if (!current || panel.hidden) return;
+    if (narrow.matches) {
+      panel.style.removeProperty('left');
+      panel.style.removeProperty('top');
+      return; // a sheet fixed to the bottom of the screen (styles.css)
+    }
+    const r = current.getBoundingClientRect();
+    const w = panel.offsetWidth;
+    const ph = panel.offsetHeight;
+    const left = Math.max(8, Math.min(r.left, document.documentElement.clientWidth - w - 8));
+    const below = r.bottom + 8;
+    const top = below + ph > window.innerHeight - 72 && r.top - ph - 8 > 8 ? r.top - ph - 8 : below;
+    panel.style.left = `${left + window.scrollX}px`;
+    panel.style.top = `${top + window.scrollY}px`;
+  }
+
+  const cellOf = (target) => (target instanceof Element ? target.closest('td.cell') : null);
+
+  root.addEventListener('pointerover', (e) => {
+    if (e.pointerType !== 'mouse' || pinned) return;
+    const cell = cellOf(e.target);
+    if (cell && cell !== current) show(cell, false);
+  });
+  root.addEventListener('pointerout', (e) => {
+    if (e.pointerType !== 'mouse' || pinned || !current) return;
+    if (!cellOf(e.relatedTarget)) hide();
+  });
+  root.addEventListener('focusin', (e) => {
+    const cell = cellOf(e.target);
+    if (!cell) return;
+    rove(cell);
+    show(cell, true);
+  });
+  root.addEventListener('focusout', (e) => {
+    if (cellOf(e.relatedTarget) && root.contains(e.relatedTarget)) return;
+    hide();
+  });
+  // Clicking (or Enter/Space on) the focused cell again brings the panel back after Escape.
+  root.addEventListener('click', (e) => {
+    const cell = cellOf(e.target);
+    if (cell && (cell !== current || panel.hidden)) show(cell, true);
+  });
+  root.addEventListener('keydown', (e) => {
+    const cell = cellOf(e.target);
+    if (!cell || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (!current) show(cell, true);
+      return;
+    }
+    const next = neighbour(cell, e.key);
+    if (next === undefined) return;
+    e.preventDefault(); // also keeps ArrowLeft/ArrowRight from turning the page
+    if (next) next.focus();
+    else if (!current) show(cell, true);
+  });
+  root.addEventListener('scroll', place, true);
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && current) {
+      hide();
+      e.preventDefault();
+    }
+  });
+  window.addEventListener('resize', place);
+
+  return { hide };
+}
+
+/** Makes `cell` the one tab stop of its table. */
+function rove(cell) {
+  const table = cell.closest('table');
+  for (const c of table.querySelectorAll('td.cell[tabindex="0"]')) if (c !== cell) c.tabIndex = -1;
+  cell.tabIndex = 0;
+}
+
+/** The cell an arrow/Home/End key moves to; null to stay; undefined when the key is not ours. */
+function neighbour(cell, key) {
+  const row = cell.parentElement;
+  const rows = [...row.parentElement.rows];
+  const cellsOf = (tr) => [...tr.querySelectorAll('td.cell')];
+  const r = rows.indexOf(row);
+  const c = cellsOf(row).indexOf(cell);
+  const pick = (rr, cc) => {
+    const target = rows[rr] && cellsOf(rows[rr])[cc];
+    return target && target !== cell ? target : null;
+  };
+  switch (key) {
+    case 'ArrowLeft':
+      return pick(r, c - 1);
+    case 'ArrowRight':
+      return pick(r, c + 1);
+    case 'ArrowUp':
+      return pick(r - 1, c);
+    case 'ArrowDown':
+      return pick(r + 1, c);
+    case 'Home':
+      return pick(r, 0);
+    case 'End':
+      return pick(r, cellsOf(row).length - 1);
+    default:
+      return undefined;
+  }
+}
+
+function content(result, index, cell, pinned) {
+  const label = result.label ?? result.name;
+  const ndim = result.shape.length;
+  const value = ndim === 0 ? result.values : at(result.values, index);
+  const where = [];
+  const names = Array.isArray(result.axes) && result.axes.length === ndim ? result.axes.map(String) : null;
+  if (ndim >= 3) {
+    const lead = leadNames(ndim - 2, result.axes);
+    where.push(index.slice(0, -2).map((v, d) => `${lead[d]} ${v}`).join(', '));
+  }
+  if (ndim >= 2) where.push(`${names ? names[ndim - 2] : 'row'} “${axis(result.rows, index[ndim - 2])}”`);
+  if (ndim >= 1) where.push(`${names ? names[ndim - 1] : 'column'} “${axis(result.cols, index[ndim - 1])}”`);
+
+  let lines;
+  try {
+    lines = typeof result.explain === 'function' ? result.explain(index) : null;
+  } catch {
+    lines = ['(this number could not be taken apart)'];
+  }
+  if (!Array.isArray(lines) || lines.length === 0) {
+    lines = ['Nothing to take apart here: this value is given, drawn or copied as it is.'];
+  }
+  const mark = cell.classList.contains('masked') ? 'masked' : cell.classList.contains('dropped') ? 'dropped' : null;
+  return [
+    h('p', { class: 'ta-title' }, h('code', {}, ndim === 0 ? label : `${label}[${index.join(', ')}]`), h('span', { class: 'ta-value' }, ` = ${fmt(value)}`)),
+    where.length ? h('p', { class: 'ta-where' }, where.join(' · ')) : null,
+    h('ol', { class: 'ta-lines' }, ...lines.map((line) => h('li', {}, String(line)))),
+    mark ? h('p', { class: `ta-mark ${mark}` }, MARK_LINES[mark]) : null,
+    h('p', { class: 'ta-hint', 'aria-hidden': 'true' }, pinned ? 'Esc closes · arrow keys move between cells' : 'Click the number to keep this open'),
+  ].filter(Boolean);
+}
+
+function axis(labels, i) {
+  return Array.isArray(labels) && labels[i] !== undefined ? String(labels[i]) : String(i);
+}

@@ -1,0 +1,27 @@
+// 3.3.2 — every token as a query: loops, then one matrix product.
+import { py } from '../explain.js';
+
+export default {
+  id: 'all-scores',
+  section: '3.3.2',
+  title: 'Scores for every pair of tokens',
+  prose: [
+    'Now every token takes a turn as the query. Two nested loops fill a 6 × 6 table whose row i, column j holds ' +
+      'x(i) · x(j). The second row is the score vector of x(2) from before, and the table is symmetric, because a dot ' +
+      'product does not depend on the order of its two vectors.',
+    'Python loops are slow. The same table is one matrix product: in `inputs @ inputs.T`, row i of `inputs` meets ' +
+      'column j of the transpose, which is row j of `inputs`. Hover over a cell of either table to see the same ' +
+      'dot product.',
+  ],
+  formula: String.raw`\boldsymbol{\Omega} = \mathbf{X} \mathbf{X}^\top, \quad \omega_{ij} = \mathbf{x}^{(i)} \cdot \mathbf{x}^{(j)}`,
+  code: [
+    'attn_scores = torch.empty(6, 6)',
+    'for i, x_i in enumerate(inputs):',
+    '    for j, x_j in enumerate(inputs):',
+    '        attn_scores[i, j] = torch.dot(x_i, x_j)',
+    'attn_scores = inputs @ inputs.T',
+  ],
+  highlight: [3, 4],
+  show: ['attn_scores_loop', 'attn_scores'],
+  note: (r) => `Loops and matrix product agree: torch.allclose → ${py(r.scores_loop_equal.value)}.`,
+};

@@ -1,0 +1,26 @@
+// 3.4.1 — scaled dot-product attention weights.
+export default {
+  id: 'scaled-softmax',
+  section: '3.4.1',
+  title: 'Scale by √d_k, then softmax',
+  prose: [
+    'Before softmax the scores are divided by √d_k, the square root of the keys’ width. Dot products of wider ' +
+      'vectors tend to be larger, and large scores make softmax nearly one-hot: almost all weight on one token, ' +
+      'with gradients so small that learning stalls. The division keeps the scores in a range where softmax ' +
+      'stays smooth.',
+    'This is where the name scaled dot-product attention comes from. Hover over a scaled score for the division ' +
+      'and over a weight for the softmax.',
+  ],
+  formula: String.raw`\alpha_{2i} = \operatorname{softmax}_i\!\left(\frac{\omega_{2i}}{\sqrt{d_k}}\right)`,
+  code: [
+    'd_k = keys.shape[-1]',
+    'attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)',
+  ],
+  highlight: [0, 1],
+  show: ['attn_scores_2_scaled', 'attn_weights_2_qk'],
+  controls: ['d_out'],
+  note: (r) => {
+    const d_k = r.keys.shape[1];
+    return `d_k = ${d_k}, so every score is divided by √${d_k} ≈ ${Math.sqrt(d_k).toFixed(4)}.`;
+  },
+};

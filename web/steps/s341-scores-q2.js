@@ -1,0 +1,18 @@
+// 3.4.1 — the query against all keys at once.
+import { fmt } from '../explain.js';
+
+export default {
+  id: 'scores-q2',
+  section: '3.4.1',
+  title: 'All scores of x(2)',
+  prose: [
+    'Scoring the query against all six keys is one vector–matrix product with the transposed keys: column i of ' +
+      '`keys.T` is the key of token i, so entry i of the result is q(2) · k(i).',
+    'Hover over a score to see its dot product.',
+  ],
+  formula: String.raw`\boldsymbol{\omega}_2 = \mathbf{q}^{(2)} \mathbf{K}^\top`,
+  code: ['attn_scores_2 = query_2 @ keys.T'],
+  highlight: [0],
+  show: ['attn_scores_2_qk'],
+  note: (r) => `The second entry, ${fmt(r.attn_scores_2_qk.values[1])}, is ω22 from the previous step (${fmt(r.attn_score_22.values)}).`,
+};

@@ -1,0 +1,23 @@
+// 3.5.1 — one softmax gives the causal weights; both routes agree.
+import { closeness, maxAbsDiff, py } from '../explain.js';
+
+export default {
+  id: 'causal-softmax',
+  section: '3.5.1',
+  title: 'Softmax of the masked scores',
+  prose: [
+    'Softmax of the masked scores, scaled by √d_k as before, gives the causal weights in a single pass. The ' +
+      'mask-then-renormalise weights of the earlier step are shown beside them for comparison.',
+    'Hover over a masked cell to see how −∞ turns into a weight of exactly 0.',
+  ],
+  formula: String.raw`\mathbf{A}^{\text{causal}} = \operatorname{softmax}\!\left(\frac{\boldsymbol{\Omega}^{\text{masked}}}{\sqrt{d_k}}\right)`,
+  code: [
+    'attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=1)',
+    'torch.allclose(attn_weights, masked_simple_norm, atol=1e-6)',
+  ],
+  highlight: [0, 1],
+  show: ['causal_attn_weights', 'masked_simple_norm'],
+  note: (r) =>
+    `torch.allclose(attn_weights, masked_simple_norm, atol=1e-6) → ${py(r.causal_equal.value)}: the two routes are ` +
+    `${closeness(maxAbsDiff(r.causal_attn_weights.values, r.masked_simple_norm.values))}.`,
+};

@@ -1,0 +1,19 @@
+// 3.5.1 — a mask of ones and zeros.
+export default {
+  id: 'causal-tril-mask',
+  section: '3.5.1',
+  title: 'A lower-triangular mask',
+  prose: [
+    '`torch.tril` keeps the lower triangle of a matrix, diagonal included, and zeroes the rest. On a matrix of ' +
+      'ones it gives the mask we need: 1 where column j ≤ row i (a token may see itself and the tokens before it), ' +
+      '0 above the diagonal (a later token).',
+    'Hover over a cell to see why it holds a 1 or a 0.',
+  ],
+  formula: String.raw`M_{ij} = \begin{cases} 1 & j \le i \\ 0 & j > i \end{cases}`,
+  code: [
+    'context_length = attn_scores.shape[0]',
+    'mask_simple = torch.tril(torch.ones(context_length, context_length))',
+  ],
+  highlight: [1],
+  show: ['mask_simple'],
+};

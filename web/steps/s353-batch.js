@@ -1,0 +1,17 @@
+// 3.5.3 — a batch dimension in front.
+export default {
+  id: 'batch',
+  section: '3.5.3',
+  title: 'A batch of two texts',
+  prose: [
+    'Models process several texts at a time, so the attention class should take a batch: a 3-D tensor of shape ' +
+      '(batch, tokens, features). Stacking `inputs` twice along a new first dimension gives a batch of two ' +
+      'identical texts, which is enough to check that the batch dimension is handled correctly.',
+    'Hover over a cell to see which entry of `inputs` it copies.',
+  ],
+  formula: String.raw`\text{batch} \in \mathbb{R}^{2 \times 6 \times 3}`,
+  code: ['batch = torch.stack((inputs, inputs), dim=0)', 'batch.shape'],
+  highlight: [0],
+  show: ['batch'],
+  note: (r) => `batch.shape = [${r.batch.shape.join(', ')}]: ${r.batch.shape[0]} texts × ${r.batch.shape[1]} tokens × ${r.batch.shape[2]} features.`,
+};

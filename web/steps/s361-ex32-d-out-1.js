@@ -1,0 +1,23 @@
+// 3.6.1, Exercise 3.2 — a narrower output with the same number of heads.
+export default {
+  id: 'ex32-d-out-1',
+  section: '3.6.1',
+  title: 'Exercise 3.2: two heads, two columns',
+  prose: [
+    'The exercise asks for 2-dimensional context vectors while keeping two heads. The output width is ' +
+      'num_heads × d_out, so the class needs no change: give each head d_out = 1.',
+    'Each head now produces a single number per token. The numbers differ from the previous step because the ' +
+      'random draws after the seed are spread over smaller matrices. Hover over a cell to see its head’s ' +
+      'weighted sum.',
+  ],
+  formula: String.raw`\text{width} = \text{num\_heads} \times d_\text{out} = 2 \times 1`,
+  code: [
+    'torch.manual_seed(123)',
+    'mha = MultiHeadAttentionWrapper(d_in, 1, batch.shape[1], 0.0, num_heads=2)',
+    'context_vecs = mha(batch)',
+  ],
+  highlight: [1, 2],
+  show: ['wrapper_out_d1'],
+  controls: ['heads', 'seed', 'qkv_bias'],
+  note: (r, s) => `context_vecs.shape = [${r.wrapper_out_d1.shape.join(', ')}]: ${s.heads} × 1 = ${r.wrapper_out_d1.shape[2]} columns.`,
+};

@@ -1,0 +1,36 @@
+// 3.6.1 — several causal attention heads, concatenated.
+export default {
+  id: 'wrapper',
+  section: '3.6.1',
+  title: 'Several heads side by side',
+  prose: [
+    'Multi-head attention runs several causal attention modules, called heads, on the same input. Each head has ' +
+      'its own weight matrices, so each can learn to attend to a different kind of relation between tokens. ' +
+      'Their context vectors are concatenated along the last dimension.',
+    'The output therefore has num_heads × d_out columns, 2 × 2 = 4 with the book’s settings: the first d_out ' +
+      'columns come from head 0, the next d_out from head 1, and so on. The column labels name the head; hover ' +
+      'over a cell to see that head’s weighted sum.',
+    'This wrapper runs the heads one after another. Section 3.6.2 computes them all in one go.',
+  ],
+  formula: String.raw`\operatorname{MultiHead}(\mathbf{X}) = \left[\, \mathbf{Z}_1 \;\middle|\; \mathbf{Z}_2 \;\middle|\; \cdots \;\middle|\; \mathbf{Z}_{n_h} \,\right]`,
+  code: [
+    'class MultiHeadAttentionWrapper(nn.Module):',
+    '    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):',
+    '        super().__init__()',
+    '        self.heads = nn.ModuleList(',
+    '            [CausalAttention(d_in, d_out, context_length, dropout, qkv_bias) for _ in range(num_heads)])',
+    '',
+    '    def forward(self, x):',
+    '        return torch.cat([head(x) for head in self.heads], dim=-1)',
+    '',
+    'torch.manual_seed(123)',
+    'mha = MultiHeadAttentionWrapper(d_in, d_out, batch.shape[1], 0.0, num_heads=2)',
+    'context_vecs = mha(batch)',
+  ],
+  highlight: [9, 10, 11],
+  show: ['wrapper_out'],
+  controls: ['heads', 'd_out', 'seed', 'qkv_bias'],
+  note: (r, s) =>
+    `context_vecs.shape = [${r.wrapper_out.shape.join(', ')}]: ${s.heads} head${s.heads === 1 ? '' : 's'} × ` +
+    `d_out ${s.d_out} = ${r.wrapper_out.shape[2]} columns.`,
+};

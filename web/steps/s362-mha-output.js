@@ -1,0 +1,51 @@
+// 3.6.2 — the whole MultiHeadAttention class and its output projection.
+import { py } from '../explain.js';
+
+export default {
+  id: 'mha-output',
+  section: '3.6.2',
+  title: 'MultiHeadAttention and its output projection',
+  prose: [
+    'The last operation is `out_proj`, a d_out × d_out linear layer with a bias that mixes the columns of all ' +
+      'heads. Attention works without it, but GPT-like models include it, so the class does too.',
+    'The class below runs the previous steps in order. Its output has d_out columns, not num_heads × d_out ' +
+      'as with the wrapper, and running the module gives the same numbers as the step-by-step computation. Hover ' +
+      'over a cell to see the merged row times a row of `out_proj.weight`, plus the bias.',
+  ],
+  formula: String.raw`\operatorname{MultiHeadAttention}(\mathbf{X}) = \mathbf{Z}\mathbf{W}_o^\top + \mathbf{b}_o`,
+  code: [
+    'class MultiHeadAttention(nn.Module):',
+    '    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):',
+    '        super().__init__()',
+    "        assert d_out % num_heads == 0, 'd_out must be divisible by num_heads'",
+    '        self.d_out, self.num_heads, self.head_dim = d_out, num_heads, d_out // num_heads',
+    '        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)',
+    '        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)',
+    '        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)',
+    '        self.out_proj = nn.Linear(d_out, d_out)',
+    '        self.dropout = nn.Dropout(dropout)',
+    "        self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length), diagonal=1))",
+    '',
+    '    def forward(self, x):',
+    '        b, num_tokens, _ = x.shape',
+    '        split = lambda t: t.view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, 2)',
+    '        queries, keys, values = split(self.W_query(x)), split(self.W_key(x)), split(self.W_value(x))',
+    '        attn_scores = queries @ keys.transpose(2, 3)',
+    '        attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)',
+    '        attn_weights = self.dropout(torch.softmax(attn_scores / self.head_dim**0.5, dim=-1))',
+    '        context_vec = (attn_weights @ values).transpose(1, 2).contiguous().view(b, num_tokens, self.d_out)',
+    '        return self.out_proj(context_vec)',
+    '',
+    'torch.manual_seed(123)',
+    'mha = MultiHeadAttention(d_in, d_out, batch.shape[1], 0.0, num_heads=2)',
+    'context_vecs = mha(batch)',
+  ],
+  highlight: [20, 22, 23, 24],
+  show: ['mha_out'],
+  controls: ['d_out', 'heads', 'seed', 'qkv_bias'],
+  note: (r) =>
+    r.mha_error
+      ? `${r.mha_error.message}: the assert in __init__ fails, as it would in PyTorch. Pick a d_out that is a multiple of the number of heads.`
+      : `context_vecs.shape = [${r.mha_out.shape.join(', ')}]. The module and the step-by-step computation agree: ` +
+        `torch.allclose → ${py(r.mha_steps_equal.value)}.`,
+};
