@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing and builds everything (the native core and both WebAssembly
-# flavours).
+# The main job: installs what is missing, builds the WebAssembly module and serves the teaching page.
+# The URL is printed on a line of its own; PORT sets the port (default 8080).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-cmake --preset native
-cmake --build --preset native
 scripts/build-wasm.sh
-echo "built: build/native (native core and tests), wasm/dist (the WebAssembly module)"
+exec node scripts/serve.mjs
