@@ -7,20 +7,12 @@
 #include <vector>
 
 #include "attn/tensor.hpp"
+#include "bits.hpp"
 
 namespace test {
 
-inline uint32_t bits(float f) {
-    uint32_t b;
-    std::memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-inline float from_bits(uint32_t b) {
-    float f;
-    std::memcpy(&f, &b, sizeof f);
-    return f;
-}
+inline uint32_t bits(float f) { return attn::bits_of(f); }
+inline float from_bits(uint32_t b) { return attn::float_from_bits(b); }
 
 // "3f800000 bf000000" -> bit patterns
 inline std::vector<uint32_t> parse_hex(const std::string& text) {
