@@ -94,6 +94,16 @@ test('walking every step with #next: every displayed tensor is the computed one 
           if (shown.mark !== 'match') problems.push(`${name}: book mark is ${JSON.stringify(shown.mark)}, expected "match"`);
         }
       }
+      // no value leaks into the page as the words "null" or "undefined"
+      const stray = await page.locator(stepSelector(step.id)).first().evaluate((root) => {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        const found = [];
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          if (/^\s*(null|undefined|NaN|\[object Object\])\s*$/.test(n.textContent)) found.push(n.parentElement.outerHTML.slice(0, 120));
+        }
+        return found;
+      });
+      for (const where of stray) problems.push(`stray text in the step: ${where}`);
       // the registry's show list, as far as it names results, is what is drawn
       for (const name of step.show) {
         if ((ref[name]?.tensor || (ref[name] && 'value' in ref[name])) && !tensors.some((x) => x.name === name)) problems.push(`${name}: listed in show but no [data-tensor="${name}"]`);

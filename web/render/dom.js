@@ -21,8 +21,9 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-export function append(el, children) {
-  for (const child of [children].flat(Infinity)) {
+/** el.append for data: skips null/undefined/false (DOM's own append would print them as text). */
+export function append(el, ...children) {
+  for (const child of children.flat(Infinity)) {
     if (child == null || child === false) continue;
     el.append(child instanceof Node ? child : String(child));
   }

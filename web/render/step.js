@@ -1,7 +1,7 @@
 // One step of the walk-through, drawn from its data (web/steps/*.js) and the results of computeChapter():
 // heading, prose, formula, code, the optional compact view, each shown result, the step's note and a
 // legend for the marks in use. Pure: (step, view) in, an <article> out.
-import { h, inlineCode } from './dom.js';
+import { append, h, inlineCode } from './dom.js';
 import { renderFormula } from './formula.js';
 import { renderCode } from './code.js';
 import { renderResult, renderValue, marksIn } from './matrix.js';
@@ -23,7 +23,7 @@ export function renderStep(step, view) {
   const { results, settings } = view;
   const article = h('article', { class: 'step', 'data-step': step.id, 'data-section': step.section, 'aria-labelledby': 'step-title' });
   const title = sectionTitle(step.section);
-  article.append(
+  append(article, 
     h(
       'header',
       { class: 'step-head' },
@@ -39,38 +39,38 @@ export function renderStep(step, view) {
   );
 
   const prose = [step.prose ?? []].flat();
-  if (prose.length) article.append(h('div', { class: 'prose' }, ...prose.map((p) => h('p', {}, ...inlineCode(p)))));
-  article.append(renderFormula(step.formula, view.katex));
-  article.append(renderCode(step.code, step.highlight));
-  if (step.view === 'embeddings') article.append(renderEmbeddings(settings));
+  if (prose.length) append(article, h('div', { class: 'prose' }, ...prose.map((p) => h('p', {}, ...inlineCode(p)))));
+  append(article, renderFormula(step.formula, view.katex));
+  append(article, renderCode(step.code, step.highlight));
+  if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
 
   const shown = (step.show ?? []).map((name) => results[name] ?? { missing: name });
   if (shown.length) {
     const section = h('section', { class: 'results', 'aria-label': 'Results' });
     if (shown.some((r) => Array.isArray(r.shape))) {
-      section.append(h('p', { class: 'results-hint' }, 'Hover, click or Tab to a number to see how it was computed.'));
+      append(section, h('p', { class: 'results-hint' }, 'Hover, click or Tab to a number to see how it was computed.'));
     }
     let missingShown = typeof step.note === 'function'; // the step's note says why (web/steps/index.js)
     for (const r of shown) {
       if (r.missing) {
         if (results.mha_error) {
-          if (!missingShown) section.append(h('p', { class: 'notice is-error', role: 'note' }, h('strong', {}, 'Not computed with these settings: '), results.mha_error.message, '.'));
+          if (!missingShown) append(section, h('p', { class: 'notice is-error', role: 'note' }, h('strong', {}, 'Not computed with these settings: '), results.mha_error.message, '.'));
           missingShown = true;
         } else {
-          section.append(h('p', { class: 'notice is-error' }, `No result named “${r.missing}” (check the step’s show list).`));
+          append(section, h('p', { class: 'notice is-error' }, `No result named “${r.missing}” (check the step’s show list).`));
         }
       } else if (Array.isArray(r.shape)) {
-        section.append(renderResult(r, view));
+        append(section, renderResult(r, view));
       } else if ('value' in r) {
-        section.append(renderValue(r));
+        append(section, renderValue(r));
       }
     }
-    if (section.querySelector('[data-tensor], .notice')) article.append(section);
+    if (section.querySelector('[data-tensor], .notice')) append(article, section);
   }
 
   const marks = new Set(shown.filter((r) => !r.missing).flatMap((r) => [...marksIn(r)]));
   if (marks.size) {
-    article.append(
+    append(article, 
       h(
         'div',
         { class: 'legend', role: 'note', 'aria-label': 'Legend' },
@@ -88,7 +88,7 @@ export function renderStep(step, view) {
       ),
     );
   }
-  if (step.view === 'context') article.append(renderContext(settings, contextResult(step, results)));
+  if (step.view === 'context') append(article, renderContext(settings, contextResult(step, results)));
 
   if (typeof step.note === 'function') {
     let note = null;
@@ -97,12 +97,12 @@ export function renderStep(step, view) {
     } catch (error) {
       note = `(This note could not be computed: ${error.message})`;
     }
-    if (note) article.append(h('p', { class: 'step-note' }, h('span', { class: 'note-icon', 'aria-hidden': 'true' }, 'i'), h('span', {}, ...inlineCode(note))));
+    if (note) append(article, h('p', { class: 'step-note' }, h('span', { class: 'note-icon', 'aria-hidden': 'true' }, 'i'), h('span', {}, ...inlineCode(note))));
   }
 
   const controls = (Array.isArray(step.controls) ? step.controls : []).filter((k) => CONTROLS[k]);
   if (controls.length) {
-    article.append(
+    append(article, 
       h(
         'div',
         { class: 'try-it' },
