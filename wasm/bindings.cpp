@@ -1,6 +1,7 @@
-// Embind declarations only: every entry adapts a core function or method with Js<...> (convert.hpp).
-// The JavaScript wrapper (index.js) gives these their PyTorch-shaped names and argument handling.
-#include <emscripten/bind.h>
+// Declarations only: every export adapts a core function or method with Js<...> (convert.hpp), and
+// index.js calls it as `_attn_<name>` with its arguments on the wire. The JavaScript wrapper (index.js)
+// gives these their PyTorch-shaped names and argument handling.
+#include <emscripten/emscripten.h>
 
 #include "attn/generator.hpp"
 #include "attn/nn.hpp"
@@ -9,7 +10,6 @@
 #include "convert.hpp"
 #include "kernels/kernels.hpp"
 
-using namespace emscripten;
 using attn::Shape;
 using attn::Tensor;
 using attn::wasm::Js;
@@ -40,106 +40,94 @@ constexpr Tensor& (Tensor::*set_tensor)(const std::vector<int64_t>&, const Tenso
 std::string backend() { return attn::kernels::active().name; }
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attention) {
-    // generator
-    function("manualSeed", &Js<manual_seed>::call);
-    function("initialSeed", &Js<&attn::initial_seed>::call);
-    function("setRngProfile", &Js<&attn::set_rng_profile>::call);
-    function("getRngProfile", &Js<&attn::rng_profile>::call);
-    function("rngDraws", &Js<&attn::rng_draws>::call);
-    function("kernelBackend", &Js<&backend>::call);
-    function("heapBytes", &Js<&attn::wasm::heap_bytes>::call);
-    function("allocatedBytes", &Js<&attn::wasm::allocated_bytes>::call);
+// _attn_<name>: one export per entry, run on the arguments index.js put on the wire.
+#define ATTN_EXPORT(name, ...) \
+    extern "C" EMSCRIPTEN_KEEPALIVE void attn_##name() { attn::wasm::run(&__VA_ARGS__::call); }
 
-    // creation
-    function("fromValues", &Js<&Tensor::from_vector>::call);
-    function("rand", &Js<&attn::rand>::call);
-    function("randn", &Js<&attn::randn>::call);
-    function("zeros", &Js<&attn::zeros>::call);
-    function("ones", &Js<&attn::ones>::call);
-    function("empty", &Js<&attn::empty>::call);
-    function("stack", &Js<&attn::stack>::call);
-    function("cat", &Js<&attn::cat>::call);
+// generator
+ATTN_EXPORT(manualSeed, Js<manual_seed>)
+ATTN_EXPORT(initialSeed, Js<&attn::initial_seed>)
+ATTN_EXPORT(setRngProfile, Js<&attn::set_rng_profile>)
+ATTN_EXPORT(getRngProfile, Js<&attn::rng_profile>)
+ATTN_EXPORT(rngDraws, Js<&attn::rng_draws>)
+ATTN_EXPORT(kernelBackend, Js<&backend>)
+ATTN_EXPORT(heapBytes, Js<&attn::wasm::heap_bytes>)
+ATTN_EXPORT(allocatedBytes, Js<&attn::wasm::allocated_bytes>)
 
-    // ops
-    function("add", &Js<add_tensor>::call);
-    function("sub", &Js<sub_tensor>::call);
-    function("mul", &Js<mul_tensor>::call);
-    function("div", &Js<div_tensor>::call);
-    function("pow", &Js<pow_tensor>::call);
-    function("addNumber", &Js<add_number>::call);
-    function("subNumber", &Js<sub_number>::call);
-    function("mulNumber", &Js<mul_number>::call);
-    function("divNumber", &Js<div_number>::call);
-    function("powNumber", &Js<pow_number>::call);
-    function("exp", &Js<&attn::exp>::call);
-    function("sumAll", &Js<sum_all>::call);
-    function("sumDim", &Js<sum_dim>::call);
-    function("softmax", &Js<&attn::softmax>::call);
-    function("dot", &Js<&attn::dot>::call);
-    function("matmul", &Js<&attn::matmul>::call);
-    function("triu", &Js<&attn::triu>::call);
-    function("tril", &Js<&attn::tril>::call);
-    function("maskedFill", &Js<&attn::masked_fill>::call);
-    function("allclose", &Js<&attn::allclose>::call);
+// creation
+ATTN_EXPORT(fromValues, Js<&Tensor::from_vector>)
+ATTN_EXPORT(rand, Js<&attn::rand>)
+ATTN_EXPORT(randn, Js<&attn::randn>)
+ATTN_EXPORT(zeros, Js<&attn::zeros>)
+ATTN_EXPORT(ones, Js<&attn::ones>)
+ATTN_EXPORT(empty, Js<&attn::empty>)
+ATTN_EXPORT(stack, Js<&attn::stack>)
+ATTN_EXPORT(cat, Js<&attn::cat>)
 
-    // tensor methods: the receiver comes first
-    function("toVector", &Js<&Tensor::to_vector>::call);
-    function("item", &Js<&Tensor::item>::call);
-    function("size", &Js<&Tensor::size>::call);
-    function("select", &Js<&Tensor::select>::call);
-    function("slice", &Js<&Tensor::slice>::call);
-    function("transpose", &Js<&Tensor::transpose>::call);
-    function("T", &Js<&Tensor::T>::call);
-    function("view", &Js<&Tensor::view>::call);
-    function("reshape", &Js<&Tensor::reshape>::call);
-    function("flatten", &Js<&Tensor::flatten>::call);
-    function("contiguous", &Js<&Tensor::contiguous>::call);
-    function("clone", &Js<&Tensor::clone>::call);
-    function("toBool", &Js<&Tensor::to_bool>::call);
-    function("zero_", &Js<&Tensor::zero_>::call);
-    function("fill_", &Js<&Tensor::fill_>::call);
-    function("add_", &Js<add_tensor_>::call);
-    function("addNumber_", &Js<add_number_>::call);
-    function("maskedFill_", &Js<&Tensor::masked_fill_>::call);
-    function("setNumber", &Js<set_number>::call);
-    function("setTensor", &Js<set_tensor>::call);
+// ops
+ATTN_EXPORT(add, Js<add_tensor>)
+ATTN_EXPORT(sub, Js<sub_tensor>)
+ATTN_EXPORT(mul, Js<mul_tensor>)
+ATTN_EXPORT(div, Js<div_tensor>)
+ATTN_EXPORT(pow, Js<pow_tensor>)
+ATTN_EXPORT(addNumber, Js<add_number>)
+ATTN_EXPORT(subNumber, Js<sub_number>)
+ATTN_EXPORT(mulNumber, Js<mul_number>)
+ATTN_EXPORT(divNumber, Js<div_number>)
+ATTN_EXPORT(powNumber, Js<pow_number>)
+ATTN_EXPORT(exp, Js<&attn::exp>)
+ATTN_EXPORT(sumAll, Js<sum_all>)
+ATTN_EXPORT(sumDim, Js<sum_dim>)
+ATTN_EXPORT(softmax, Js<&attn::softmax>)
+ATTN_EXPORT(dot, Js<&attn::dot>)
+ATTN_EXPORT(matmul, Js<&attn::matmul>)
+ATTN_EXPORT(triu, Js<&attn::triu>)
+ATTN_EXPORT(tril, Js<&attn::tril>)
+ATTN_EXPORT(maskedFill, Js<&attn::masked_fill>)
+ATTN_EXPORT(allclose, Js<&attn::allclose>)
 
-    // printing
-    function("toString", &Js<to_string>::call);
-    function("setPrintOptions", &Js<&attn::set_printoptions>::call);
+// tensor methods: the receiver comes first
+ATTN_EXPORT(item, Js<&Tensor::item>)
+ATTN_EXPORT(size, Js<&Tensor::size>)
+ATTN_EXPORT(select, Js<&Tensor::select>)
+ATTN_EXPORT(slice, Js<&Tensor::slice>)
+ATTN_EXPORT(transpose, Js<&Tensor::transpose>)
+ATTN_EXPORT(T, Js<&Tensor::T>)
+ATTN_EXPORT(view, Js<&Tensor::view>)
+ATTN_EXPORT(reshape, Js<&Tensor::reshape>)
+ATTN_EXPORT(flatten, Js<&Tensor::flatten>)
+ATTN_EXPORT(contiguous, Js<&Tensor::contiguous>)
+ATTN_EXPORT(clone, Js<&Tensor::clone>)
+ATTN_EXPORT(toBool, Js<&Tensor::to_bool>)
+ATTN_EXPORT(zero_, Js<&Tensor::zero_>)
+ATTN_EXPORT(fill_, Js<&Tensor::fill_>)
+ATTN_EXPORT(add_, Js<add_tensor_>)
+ATTN_EXPORT(addNumber_, Js<add_number_>)
+ATTN_EXPORT(maskedFill_, Js<&Tensor::masked_fill_>)
+ATTN_EXPORT(setNumber, Js<set_number>)
+ATTN_EXPORT(setTensor, Js<set_tensor>)
 
-    // modules: embind owns them; the JS wrapper frees each one when it is garbage-collected
-    class_<nn::Module>("Module")
-        .smart_ptr<std::shared_ptr<nn::Module>>("ModulePtr")
-        .function("forward", &Js<&nn::Module::forward>::call)
-        .function("train", &Js<&nn::Module::train>::call)
-        .function("isTraining", &Js<&nn::Module::is_training>::call)
-        .function("parameterNames", &Js<&nn::Module::parameter_names>::call)
-        .function("moduleNames", &Js<&nn::Module::module_names>::call)
-        .function("forwardSubmodule", &Js<&nn::Module::forward_submodule>::call)
-        .function("parameter", &Js<&nn::Module::parameter>::call)
-        .function("loadParameter", &Js<&nn::Module::load_parameter>::call);
-    class_<nn::Linear, base<nn::Module>>("Linear").smart_ptr<std::shared_ptr<nn::Linear>>("LinearPtr");
-    class_<nn::Dropout, base<nn::Module>>("Dropout").smart_ptr<std::shared_ptr<nn::Dropout>>("DropoutPtr");
-    class_<nn::SelfAttention_v1, base<nn::Module>>("SelfAttention_v1")
-        .smart_ptr<std::shared_ptr<nn::SelfAttention_v1>>("SelfAttention_v1Ptr");
-    class_<nn::SelfAttention_v2, base<nn::Module>>("SelfAttention_v2")
-        .smart_ptr<std::shared_ptr<nn::SelfAttention_v2>>("SelfAttention_v2Ptr");
-    class_<nn::CausalAttention, base<nn::Module>>("CausalAttention")
-        .smart_ptr<std::shared_ptr<nn::CausalAttention>>("CausalAttentionPtr");
-    class_<nn::MultiHeadAttentionWrapper, base<nn::Module>>("MultiHeadAttentionWrapper")
-        .smart_ptr<std::shared_ptr<nn::MultiHeadAttentionWrapper>>("MultiHeadAttentionWrapperPtr");
-    class_<nn::MultiHeadAttention, base<nn::Module>>("MultiHeadAttention")
-        .smart_ptr<std::shared_ptr<nn::MultiHeadAttention>>("MultiHeadAttentionPtr");
+// printing
+ATTN_EXPORT(toString, Js<to_string>)
+ATTN_EXPORT(setPrintOptions, Js<&attn::set_printoptions>)
 
-    function("newLinear", &JsNew<nn::Linear, int64_t, int64_t, bool>::call);
-    function("newDropout", &JsNew<nn::Dropout, double>::call);
-    function("newSelfAttention_v1", &JsNew<nn::SelfAttention_v1, int64_t, int64_t>::call);
-    function("newSelfAttention_v2", &JsNew<nn::SelfAttention_v2, int64_t, int64_t, bool>::call);
-    function("newCausalAttention", &JsNew<nn::CausalAttention, int64_t, int64_t, int64_t, double, bool>::call);
-    function("newMultiHeadAttentionWrapper",
-             &JsNew<nn::MultiHeadAttentionWrapper, int64_t, int64_t, int64_t, double, int64_t, bool>::call);
-    function("newMultiHeadAttention",
-             &JsNew<nn::MultiHeadAttention, int64_t, int64_t, int64_t, double, int64_t, bool>::call);
-}
+// modules: the module's id comes first; JS frees each one (attn_module_free) when it is garbage-collected
+ATTN_EXPORT(moduleForward, Js<&nn::Module::forward>)
+ATTN_EXPORT(moduleTrain, Js<&nn::Module::train>)
+ATTN_EXPORT(moduleIsTraining, Js<&nn::Module::is_training>)
+ATTN_EXPORT(moduleParameterNames, Js<&nn::Module::parameter_names>)
+ATTN_EXPORT(moduleModuleNames, Js<&nn::Module::module_names>)
+ATTN_EXPORT(moduleForwardSubmodule, Js<&nn::Module::forward_submodule>)
+ATTN_EXPORT(moduleParameter, Js<&nn::Module::parameter>)
+ATTN_EXPORT(moduleLoadParameter, Js<&nn::Module::load_parameter>)
+ATTN_EXPORT(moduleSetAttentionPath, Js<&nn::Module::set_attention_path>)
+ATTN_EXPORT(moduleAttentionWeights, Js<&nn::MultiHeadAttention::attention_weights>)
+
+ATTN_EXPORT(newLinear, JsNew<nn::Linear, int64_t, int64_t, bool>)
+ATTN_EXPORT(newDropout, JsNew<nn::Dropout, double>)
+ATTN_EXPORT(newSelfAttention_v1, JsNew<nn::SelfAttention_v1, int64_t, int64_t>)
+ATTN_EXPORT(newSelfAttention_v2, JsNew<nn::SelfAttention_v2, int64_t, int64_t, bool>)
+ATTN_EXPORT(newCausalAttention, JsNew<nn::CausalAttention, int64_t, int64_t, int64_t, double, bool>)
+ATTN_EXPORT(newMultiHeadAttentionWrapper,
+            JsNew<nn::MultiHeadAttentionWrapper, int64_t, int64_t, int64_t, double, int64_t, bool>)
+ATTN_EXPORT(newMultiHeadAttention, JsNew<nn::MultiHeadAttention, int64_t, int64_t, int64_t, double, int64_t, bool>)

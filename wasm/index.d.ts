@@ -35,6 +35,15 @@ export type DType = 'float32' | 'bool';
 /** PyTorch's dropout paths: 'default' (two words per element) or 'mkl' (Intel MKL builds: one word per call). */
 export type RngProfile = 'default' | 'mkl';
 
+/**
+ * How CausalAttention and MultiHeadAttention compute attention: 'exact' (PyTorch's steps, the T×T weights,
+ * PyTorch's bits), 'fast' (per head, tiled with an online softmax, never the masked half nor the T×T
+ * weights; the projections keep PyTorch's bits, the attention agrees to a size-scaled tolerance; only when
+ * dropout is inactive, i.e. eval mode or p = 0) or 'auto' (the default: 'fast' from 64 tokens on when
+ * dropout is inactive, 'exact' otherwise, so every size the book prints is exact).
+ */
+export type AttentionPath = 'auto' | 'exact' | 'fast';
+
 /** A number, a boolean, or nested arrays of them (all numbers or all booleans, never ragged). */
 export type NestedData = number | boolean | readonly NestedData[];
 
@@ -172,6 +181,8 @@ declare abstract class Module {
   train(mode?: boolean): this;
   eval(): this;
   readonly training: boolean;
+  /** Sets the attention path here and in every submodule (no effect on modules without causal attention). */
+  setAttentionPath(path: AttentionPath): this;
 }
 
 declare class Linear extends Module implements LinearParameters {
@@ -247,6 +258,12 @@ declare class MultiHeadAttention extends Module implements QKVParameters {
   readonly num_heads: number;
   readonly head_dim: number;
   readonly context_length: number;
+  /**
+   * One head's attention weights (before dropout) for the first `rows` queries of x: shape [b, rows, T], or
+   * [rows, T] for a 2-D x. PyTorch's bits (the exact path's rows), computed from only what those rows need,
+   * so it stays cheap at GPT-2 size while forward takes the fast path.
+   */
+  attentionWeights(x: Tensor, head: number, rows: number): Tensor;
 }
 
 export type {

@@ -59,11 +59,235 @@ function describe(value) {
 }
 
 function makeApi(wasm, backend) {
+  // ------------------------------------------------------------ the wire (wasm/convert.hpp)
+  //
+  // Each call writes its arguments into two buffers of the wasm heap (f64 slots, UTF-8 bytes), calls the
+  // export _attn_<name>, reads the result from the output buffers and releases them. A tensor's values are
+  // copied into a buffer the core stages for them; a result's values are copied out into a new Float32Array.
+  // Values are a tag slot and its payload, as listed in convert.hpp.
+  const TAG = {
+    undefined: 0, null: 1, false: 2, true: 3, number: 4, string: 5, bigint: 6, array: 7, object: 8, floats: 9,
+    tensor: 10, other: 11, module: 12, error: 13,
+  };
+  const header = wasm._attn_wire() >> 2; // [in slots, capacity, in bytes, capacity, out slots, count, out bytes, count]
+  let f64, f32, u8, u32; // the heap's views, renewed when a call into wasm has grown the heap
+  const views = () => {
+    if (u8 !== undefined && u8.length !== 0) return; // growing the heap detaches the old views (length 0)
+    f64 = wasm.HEAPF64;
+    f32 = wasm.HEAPF32;
+    u8 = wasm.HEAPU8;
+    u32 = wasm.HEAPU32;
+  };
+  views();
+  const outOfMemory = () => new AttentionError('out of memory: the WebAssembly heap cannot grow further');
+
+  let slotBase, slotCap, byteBase, byteCap; // the input buffers, from the header
+  let sp = 0, bp = 0, staged = 0; // what this call has written so far
+  const inputs = () => {
+    slotBase = u32[header] >> 3;
+    slotCap = u32[header + 1];
+    byteBase = u32[header + 2];
+    byteCap = u32[header + 3];
+  };
+  inputs();
+  function room(slots, bytes) {
+    if (sp + slots <= slotCap && bp + bytes <= byteCap) return;
+    if (!wasm._attn_wire_reserve(Math.max(2 * slotCap, sp + slots), Math.max(2 * byteCap, bp + bytes))) throw outOfMemory();
+    views();
+    inputs();
+  }
+  const put = (x) => {
+    if (sp === slotCap) room(1, 0);
+    f64[slotBase + sp++] = x;
+  };
+  const encoder = new TextEncoder();
+  function putText(text, tag = TAG.string) {
+    let bytes = null;
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) > 127) {
+        bytes = encoder.encode(text);
+        break;
+      }
+    }
+    const length = bytes ? bytes.length : text.length;
+    room(3, length);
+    put(tag);
+    put(bp);
+    put(length);
+    if (bytes) u8.set(bytes, byteBase + bp);
+    else for (let i = 0; i < length; i++) u8[byteBase + bp + i] = text.charCodeAt(i);
+    bp += length;
+  }
+  // A float buffer for the next call, filled with `values`; returns its staging index.
+  function stage(values) {
+    const at = wasm._attn_stage(values.length);
+    if (!at) throw outOfMemory();
+    views();
+    f32.set(values, at >> 2);
+    return staged++;
+  }
+  class ModuleRef {
+    constructor(id) {
+      this.id = id;
+    }
+  }
+  function encode(v) {
+    if (v === undefined) return put(TAG.undefined);
+    if (v === null) return put(TAG.null);
+    switch (typeof v) {
+      case 'boolean': return put(v ? TAG.true : TAG.false);
+      case 'number':
+        put(TAG.number);
+        return put(v);
+      case 'string': return putText(v);
+      case 'bigint': return putText(v.toString(), TAG.bigint);
+      case 'object': {
+        if (Array.isArray(v)) {
+          put(TAG.array);
+          put(v.length);
+          for (const x of v) encode(x);
+          return undefined;
+        }
+        if (v instanceof Float32Array) {
+          const index = stage(v);
+          put(TAG.floats);
+          put(index);
+          return put(v.length);
+        }
+        if (v instanceof ModuleRef) {
+          put(TAG.module);
+          return put(v.id);
+        }
+        if (v.storage instanceof Float32Array) {
+          const index = stage(v.storage);
+          const { shape, strides } = v;
+          put(TAG.tensor);
+          put(index);
+          put(v.storage.length);
+          put(shape.length);
+          for (const s of shape) put(s);
+          for (const s of strides) put(s);
+          put(v.offset);
+          put(v.dtype === 'bool' ? 1 : 0);
+          put(v.requiresGrad ? 1 : 0);
+          put(v.isParameter ? 1 : 0);
+          return putText(v.gradFn);
+        }
+        const keys = Object.keys(v);
+        put(TAG.object);
+        put(keys.length);
+        for (const k of keys) {
+          putText(k);
+          encode(v[k]);
+        }
+        return undefined;
+      }
+      default: return putText(typeof v, TAG.other); // a function or a symbol: named in messages only
+    }
+  }
+
+  let outSlots, outBytes, op; // the result being read
+  const next = () => f64[outSlots + op++];
+  const decoder = new TextDecoder();
+  function readText() {
+    next(); // the String tag
+    const at = outBytes + next(), length = next();
+    if (length < 48) {
+      let text = '';
+      for (let i = 0; i < length; i++) {
+        const c = u8[at + i];
+        if (c > 127) return decoder.decode(u8.subarray(at, at + length));
+        text += String.fromCharCode(c);
+      }
+      return text;
+    }
+    return decoder.decode(u8.subarray(at, at + length));
+  }
+  function readTensor(args) {
+    const shared = next(), at = next() >> 2, length = next(), rank = next();
+    const shape = new Array(rank), strides = new Array(rank);
+    for (let d = 0; d < rank; d++) shape[d] = next();
+    for (let d = 0; d < rank; d++) strides[d] = next();
+    const offset = next(), dtype = next() ? 'bool' : 'float32', requiresGrad = next() === 1;
+    const isParameter = next() === 1, gradFn = readText();
+    const storage = shared >= 0 ? args[shared].storage : f32.slice(at, at + length);
+    return { storage, shape, strides, offset, dtype, requiresGrad, gradFn, isParameter };
+  }
+  function decode(args) {
+    const tag = next();
+    switch (tag) {
+      case TAG.undefined: return undefined;
+      case TAG.null: return null;
+      case TAG.false: return false;
+      case TAG.true: return true;
+      case TAG.number: return next();
+      case TAG.string:
+        op--;
+        return readText();
+      case TAG.bigint:
+        op--;
+        return BigInt(readText());
+      case TAG.array: {
+        const n = next();
+        const items = new Array(n);
+        for (let i = 0; i < n; i++) items[i] = decode(args);
+        return items;
+      }
+      case TAG.floats: {
+        const at = next() >> 2;
+        return f32.slice(at, at + next());
+      }
+      case TAG.tensor: return readTensor(args);
+      case TAG.module: return next();
+      case TAG.error: return { attentionError: readText() };
+      default: throw new Error(`attention wire: unknown tag ${tag}`);
+    }
+  }
+
+  // Runs the export _attn_<name> on args; the core reports bad input as { attentionError }.
+  const exports = new Map(); // name -> the wasm function (Emscripten's glue wraps each export until its first call)
+  function invoke(name, args) {
+    try {
+      sp = 1;
+      bp = 0;
+      staged = 0;
+      for (const a of args) encode(a);
+      f64[slotBase] = args.length;
+      const fn = exports.get(name);
+      if (fn !== undefined) fn();
+      else {
+        wasm[`_attn_${name}`]();
+        exports.set(name, wasm[`_attn_${name}`]);
+      }
+      views();
+      outSlots = u32[header + 4] >> 3;
+      outBytes = u32[header + 6];
+      op = 0;
+      const result = decode(args);
+      if (result !== null && typeof result === 'object' && 'attentionError' in result) return result;
+      // arguments changed in place get their new values and flags
+      for (let n = next(); n > 0; n--) {
+        const target = args[next()];
+        op++; // the Tensor tag
+        const changed = readTensor(args);
+        target.storage.set(changed.storage);
+        target.dtype = changed.dtype;
+        target.requiresGrad = changed.requiresGrad;
+        target.gradFn = changed.gradFn;
+        target.isParameter = changed.isParameter;
+      }
+      return result;
+    } finally {
+      wasm._attn_release();
+      views();
+      inputs();
+    }
+  }
+
   // ------------------------------------------------------------ calling the core
 
-  // Runs a binding; the core reports bad input as { attentionError }.
-  function call(fn, ...args) {
-    const result = fn(...args);
+  function call(name, ...args) {
+    const result = invoke(name, args);
     if (result !== null && typeof result === 'object' && 'attentionError' in result) {
       throw new AttentionError(result.attentionError);
     }
@@ -71,7 +295,7 @@ function makeApi(wasm, backend) {
   }
   function core(name, ...args) {
     try {
-      return call(wasm[name], ...args);
+      return call(name, ...args);
     } catch (error) {
       // The heap running out is only noticed deep inside; say which operation needed the memory.
       if (error instanceof AttentionError && error.message.startsWith('out of memory')) {
@@ -140,6 +364,33 @@ function makeApi(wasm, backend) {
 
   // ------------------------------------------------------------ tensors
 
+  // The values of a tensor's view in row-major order, read from its JS storage (no call into wasm).
+  function rowMajor({ storage, shape, strides, offset }) {
+    const rank = shape.length;
+    let n = 1;
+    for (const s of shape) n *= s;
+    if (rank === 0) return storage.slice(offset, offset + 1);
+    let contiguous = true;
+    for (let d = rank - 1, expected = 1; d >= 0; expected *= shape[d], d--) {
+      if (shape[d] !== 1 && strides[d] !== expected) contiguous = false;
+    }
+    if (contiguous || n === 0) return storage.slice(offset, offset + n);
+    const out = new Float32Array(n);
+    const index = new Array(rank).fill(0);
+    const last = rank - 1, inner = shape[last], step = strides[last];
+    for (let i = 0, at = offset; ; ) {
+      for (let k = 0; k < inner; k++) out[i++] = storage[at + k * step];
+      let d = last - 1; // advance the outer index like an odometer
+      for (; d >= 0; d--) {
+        at += strides[d];
+        if (++index[d] < shape[d]) break;
+        at -= strides[d] * shape[d];
+        index[d] = 0;
+      }
+      if (d < 0) return out;
+    }
+  }
+
   class Tensor {
     /** @param {object} wire the storage-owning object the core reads and writes */
     constructor(wire) {
@@ -159,16 +410,25 @@ function makeApi(wasm, backend) {
     }
 
     /** Row-major copy of the values. */
-    get data() { return core('toVector', this._w); }
+    get data() { return rowMajor(this._w); }
     item() { return core('item', this._w); }
     toArray() {
-      const flat = Array.from(this.data, this.dtype === 'bool' ? (v) => v !== 0 : (v) => v);
-      const build = (dim, start) => {
-        if (dim === this.ndim) return flat[start];
-        const stride = this._w.shape.slice(dim + 1).reduce((n, s) => n * s, 1);
-        return Array.from({ length: this._w.shape[dim] }, (_, i) => build(dim + 1, start + i * stride));
+      const flat = rowMajor(this._w);
+      const { shape } = this._w;
+      const bool = this.dtype === 'bool';
+      if (shape.length === 0) return bool ? flat[0] !== 0 : flat[0];
+      let at = 0;
+      const build = (dim) => {
+        const n = shape[dim];
+        const out = new Array(n);
+        if (dim === shape.length - 1) {
+          for (let i = 0; i < n; i++) out[i] = bool ? flat[at++] !== 0 : flat[at++];
+        } else {
+          for (let i = 0; i < n; i++) out[i] = build(dim + 1);
+        }
+        return out;
       };
-      return build(0, 0);
+      return build(0);
     }
     toString() { return core('toString', this._w); }
     bool() { return tensorOf(core('toBool', this._w)); }
@@ -251,67 +511,105 @@ function makeApi(wasm, backend) {
 
   // ------------------------------------------------------------ modules
 
-  // Frees a module's C++ object once its JavaScript wrapper is garbage-collected.
-  const registry = new FinalizationRegistry((handle) => handle.delete());
+  // Frees a module's C++ object once its JavaScript wrapper is garbage-collected. Whatever can still call
+  // into the module (its submodules' forward, a parameter tensor's write-back) holds the wrapper itself.
+  const registry = new FinalizationRegistry((id) => wasm._attn_module_free(id));
+  const REF = Symbol('module');
 
   // Mirrors the module tree: one object per submodule ('W_query', 'heads.0', ...) with a forward(x), and
   // a getter/setter per parameter ('W_query.weight', ...). Numeric segments make arrays (heads[0]).
-  function attachTree(target, handle, moduleNames, parameterNames) {
-    const containers = [target];
+  // The layout of a kind of module is worked out once (planTree); each instance then only creates its
+  // objects and gives them shared descriptors, which find the module through the object's [ROOT].
+  const ROOT = Symbol('root');
+  function planTree(moduleNames, parameterNames) {
+    const containers = [{ parent: -1, part: null, array: false, descriptors: {} }];
+    const index = new Map([['', 0]]);
     const node = (path) => {
-      let owner = target;
+      let at = 0;
       path.forEach((part, i) => {
-        if (!(part in owner)) {
-          owner[part] = i + 1 < path.length && /^\d+$/.test(path[i + 1]) ? [] : {};
-          containers.push(owner[part]);
+        const key = path.slice(0, i + 1).join('.');
+        if (!index.has(key)) {
+          index.set(key, containers.length);
+          containers.push({ parent: at, part, array: i + 1 < path.length && /^\d+$/.test(path[i + 1]), descriptors: {} });
         }
-        owner = owner[part];
+        at = index.get(key);
       });
-      return owner;
+      return containers[at];
     };
     for (const name of moduleNames) {
-      const sub = node(name.split('.'));
-      Object.defineProperty(sub, 'forward', {
-        value: (x) => tensorOf(call(() => handle.forwardSubmodule(name, tensorArg(`${name}.forward`, 'x', x)))),
-      });
+      node(name.split('.')).descriptors.forward = {
+        value(x) {
+          return tensorOf(call('moduleForwardSubmodule', this[ROOT][REF], name, tensorArg(`${name}.forward`, 'x', x)));
+        },
+      };
     }
     for (const name of parameterNames) {
       const parts = name.split('.');
-      Object.defineProperty(node(parts.slice(0, -1)), parts[parts.length - 1], {
+      node(parts.slice(0, -1)).descriptors[parts[parts.length - 1]] = {
         enumerable: true,
         get() {
-          const t = tensorOf(call(() => handle.parameter(name)));
-          t._onChange = (changed) => call(() => handle.loadParameter(name, changed._w));
+          const root = this[ROOT];
+          const t = tensorOf(call('moduleParameter', root[REF], name));
+          t._onChange = (changed) => call('moduleLoadParameter', root[REF], name, changed._w);
           return t;
         },
         set(value) {
-          call(() => handle.loadParameter(name, tensorArg(`${name} =`, 'the value', value)));
+          call('moduleLoadParameter', this[ROOT][REF], name, tensorArg(`${name} =`, 'the value', value));
         },
-      });
+      };
     }
     // nn.Linear without a bias has bias None: give null rather than undefined.
-    for (const c of containers) {
-      if (Object.getOwnPropertyDescriptor(c, 'weight') && !Object.getOwnPropertyDescriptor(c, 'bias')) c.bias = null;
+    for (const c of containers) c.nullBias = 'weight' in c.descriptors && !('bias' in c.descriptors);
+    return containers;
+  }
+  function attachTree(target, plan) {
+    const objects = [];
+    for (const c of plan) {
+      const object = c.parent < 0 ? target : (objects[c.parent][c.part] = c.array ? [] : {});
+      object[ROOT] = target;
+      Object.defineProperties(object, c.descriptors);
+      if (c.nullBias) object.bias = null;
+      objects.push(object);
     }
   }
 
+  // The tree's plan by constructor call: it depends only on the kind and its arguments.
+  const treePlans = new Map();
+
   class Module {
-    #handle;
     constructor(factory, ...args) {
-      const handle = call(wasm[factory], ...args);
-      this.#handle = handle;
-      registry.register(this, handle);
-      attachTree(this, handle, handle.moduleNames(), handle.parameterNames());
+      const id = call(factory, ...args);
+      Object.defineProperty(this, REF, { value: new ModuleRef(id) });
+      registry.register(this, id);
+      const key = `${factory}(${args.join(',')})`;
+      let plan = treePlans.get(key);
+      if (plan === undefined) {
+        plan = planTree(call('moduleModuleNames', this[REF]), call('moduleParameterNames', this[REF]));
+        treePlans.set(key, plan);
+      }
+      attachTree(this, plan);
     }
     forward(x) {
-      return tensorOf(call(() => this.#handle.forward(tensorArg(`${this.constructor.name}.forward`, 'x', x))));
+      return tensorOf(call('moduleForward', this[REF], tensorArg(`${this.constructor.name}.forward`, 'x', x)));
     }
     train(mode = true) {
-      this.#handle.train(Boolean(mode));
+      call('moduleTrain', this[REF], Boolean(mode));
       return this;
     }
     eval() { return this.train(false); }
-    get training() { return this.#handle.isTraining(); }
+    get training() { return call('moduleIsTraining', this[REF]); }
+    /**
+     * How CausalAttention and MultiHeadAttention (here and in every submodule) compute attention:
+     * 'auto' (the default: the fast path from 64 tokens on when dropout is inactive), 'exact' (PyTorch's
+     * steps and bits) or 'fast' (tiled, online softmax, whenever dropout is inactive). Returns this module.
+     */
+    setAttentionPath(path) {
+      if (path !== 'auto' && path !== 'exact' && path !== 'fast') {
+        throw new AttentionError(`setAttentionPath: path must be 'auto', 'exact' or 'fast', got ${describe(path)}`);
+      }
+      call('moduleSetAttentionPath', this[REF], path);
+      return this;
+    }
   }
 
   // Constructor arguments are checked here so that messages name the module and the argument.
@@ -378,6 +676,15 @@ function makeApi(wasm, backend) {
       this.num_heads = num_heads;
       this.head_dim = d_out / num_heads;
       this.context_length = context_length;
+    }
+    /**
+     * One head's attention weights (before dropout) for the first `rows` queries of x: [b, rows, T], or
+     * [rows, T] for a 2-D x. PyTorch's bits, computed from only those rows: cheap at any size.
+     */
+    attentionWeights(x, head, rows) {
+      const op = 'attentionWeights';
+      return tensorOf(call('moduleAttentionWeights', this[REF], tensorArg(op, 'x', x), integer(op, 'head', head),
+        integer(op, 'rows', rows)));
     }
   }
 

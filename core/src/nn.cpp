@@ -7,6 +7,7 @@
 
 #include "attn/error.hpp"
 #include "attn/ops.hpp"
+#include "kernels/kernels.hpp"
 
 namespace attn::nn {
 
@@ -75,7 +76,56 @@ Tensor as_parameter(Tensor t) {
     return t;
 }
 
+// The fast path's attention: per batch entry and head, causal attention of q, k, v, whose last dim holds
+// the heads side by side ([b, T, heads·head_dim], contiguous); the result has the same layout, which is
+// the exact path's context after its heads are merged back.
+Tensor causal_context(const Tensor& queries, const Tensor& keys, const Tensor& values, int64_t heads) {
+    const int64_t width = queries.size(-1), T = queries.size(-2), head_dim = width / heads;
+    const int64_t batch = T * width == 0 ? 0 : queries.numel() / (T * width);  // no tokens: nothing to do
+    const float scale = static_cast<float>(std::sqrt(static_cast<double>(head_dim)));  // as scale_scores
+    Tensor context = Tensor::empty(queries.shape());
+    const float *q = queries.data(), *k = keys.data(), *v = values.data();
+    float* out = context.data();
+    for (int64_t b = 0; b < batch; ++b)
+        for (int64_t h = 0; h < heads; ++h) {
+            const int64_t at = b * T * width + h * head_dim;
+            kernels::active().attention_causal(q + at, width, k + at, width, v + at, width, out + at, width, T,
+                                               head_dim, scale);
+        }
+    return context;
+}
+
 }  // namespace
+
+bool uses_fast_attention(AttentionPath path, const Dropout& dropout, int64_t num_tokens) {
+    const bool dropout_inactive = !dropout.training || dropout.p == 0.0;
+    switch (path) {
+        case AttentionPath::Exact: return false;
+        case AttentionPath::Fast: return dropout_inactive;
+        case AttentionPath::Auto: return dropout_inactive && num_tokens >= kFastAttentionMinTokens;
+    }
+    return false;
+}
+
+const char* attention_path_name(AttentionPath path) {
+    switch (path) {
+        case AttentionPath::Auto: return "auto";
+        case AttentionPath::Exact: return "exact";
+        case AttentionPath::Fast: return "fast";
+    }
+    return "auto";
+}
+
+AttentionPath parse_attention_path(const std::string& name) {
+    if (name == "auto") return AttentionPath::Auto;
+    if (name == "exact") return AttentionPath::Exact;
+    if (name == "fast") return AttentionPath::Fast;
+    throw Error("setAttentionPath: path must be 'auto', 'exact' or 'fast', got '" + name + "'");
+}
+
+void Module::set_attention_path(AttentionPath path) {
+    for (auto& [name, child] : named_children()) child->set_attention_path(path);
+}
 
 // ---------------------------------------------------------------- Linear
 
@@ -98,21 +148,36 @@ Linear::Linear(int64_t in_features_, int64_t out_features_, bool with_bias, Gene
     }
 }
 
-Tensor Linear::forward(const Tensor& x) {
-    if (x.dim() < 1 || x.size(-1) != in_features)
+namespace {
+
+// y = x W^T (+ b) over every row of x, in one kernel call that reads W^T in place: PyTorch's order (the
+// running sum of the product first, the bias added after it, torch-numerics §3), or with each term fused
+// (`fused`: gemm_fused, the fast path's projections where the CPU has FMA).
+Tensor linear(const Linear& layer, const Tensor& x, bool fused) {
+    if (x.dim() < 1 || x.size(-1) != layer.in_features)
         throw Error("Linear: input of shape " + shape_str(x.shape()) + " does not end in in_features = " +
-                    std::to_string(in_features));
-    // The running sum of the product comes first, the bias is added after it (torch-numerics §3).
-    Tensor y = matmul(x, weight.T());
+                    std::to_string(layer.in_features));
+    const Tensor rows = x.contiguous();
+    Shape shape = x.shape();
+    shape.back() = layer.out_features;
+    check_shape(shape, "Linear");
+    Tensor y = Tensor::empty(shape);
+    const std::optional<Tensor> b = layer.bias ? std::optional<Tensor>(layer.bias->contiguous()) : std::nullopt;
+    const int64_t M = x.numel() / layer.in_features;
+    const Tensor& w = layer.weight;  // W[j][k] at j·stride(0) + k·stride(1)
+    const auto& kernel = kernels::active();
+    (fused && kernel.gemm_fused ? kernel.gemm_fused : kernel.gemm)(
+        rows.data(), layer.in_features, w.storage().data() + w.storage_offset(), w.strides()[1], w.strides()[0],
+        b ? b->data() : nullptr, y.data(), layer.out_features, M, layer.out_features, layer.in_features);
     const char* grad_fn;
-    if (bias) {
-        y = add(y, *bias);
-        grad_fn = x.dim() == 2 ? "AddmmBackward0" : x.dim() == 1 ? "AddBackward0" : "ViewBackward0";
-    } else {
-        grad_fn = x.dim() == 2 ? "MmBackward0" : x.dim() == 1 ? "SqueezeBackward3" : "UnsafeViewBackward0";
-    }
-    return y.record(grad_fn, {&x, &weight});
+    if (layer.bias) grad_fn = x.dim() == 2 ? "AddmmBackward0" : x.dim() == 1 ? "AddBackward0" : "ViewBackward0";
+    else grad_fn = x.dim() == 2 ? "MmBackward0" : x.dim() == 1 ? "SqueezeBackward3" : "UnsafeViewBackward0";
+    return y.record(grad_fn, {&x, &w});
 }
+
+}  // namespace
+
+Tensor Linear::forward(const Tensor& x) { return linear(*this, x, false); }
 
 // ---------------------------------------------------------------- Dropout
 
@@ -182,6 +247,12 @@ CausalAttention::CausalAttention(int64_t d_in, int64_t d_out_, int64_t context_l
 Tensor CausalAttention::forward(const Tensor& x) {
     check_input(x, W_query.in_features, "CausalAttention", 2, 3);
     check_tokens(x.size(-2), context_length, "CausalAttention");
+    if (uses_fast_attention(attention_path, dropout, x.size(-2))) {
+        const Tensor queries = linear(W_query, x, true), keys = linear(W_key, x, true);
+        const Tensor values = linear(W_value, x, true);
+        return causal_context(queries, keys, values, 1)
+            .record(x.dim() > 2 ? "UnsafeViewBackward0" : "MmBackward0", {&queries, &keys, &values});
+    }
     const Tensor keys = W_key(x);
     const Tensor queries = W_query(x);
     const Tensor values = W_value(x);
@@ -239,6 +310,15 @@ Tensor MultiHeadAttention::forward(const Tensor& input) {
     const int64_t b = x.size(0), num_tokens = x.size(1);
     check_tokens(num_tokens, context_length, "MultiHeadAttention");
 
+    if (uses_fast_attention(attention_path, dropout, num_tokens)) {
+        // The projections (fused where the CPU has FMA); the heads are read in place from [b, T, d_out] and
+        // the context comes back merged, so the split, the transposes and the T×T weights never exist.
+        const Tensor context = causal_context(linear(W_query, x, true), linear(W_key, x, true),
+                                              linear(W_value, x, true), num_heads);
+        const Tensor out = linear(out_proj, context, true);
+        return batched ? out : out.view({num_tokens, d_out});
+    }
+
     // Project once, then split the last dim into heads: [b, T, d_out] -> [b, heads, T, head_dim].
     const Tensor keys = W_key(x).view({b, num_tokens, num_heads, head_dim}).transpose(1, 2);
     const Tensor queries = W_query(x).view({b, num_tokens, num_heads, head_dim}).transpose(1, 2);
@@ -253,6 +333,32 @@ Tensor MultiHeadAttention::forward(const Tensor& input) {
     const Tensor context = matmul(weights, values).transpose(1, 2).contiguous().view({b, num_tokens, d_out});
     const Tensor out = out_proj(context);
     return batched ? out : out.view({num_tokens, d_out});
+}
+
+Tensor MultiHeadAttention::attention_weights(const Tensor& input, int64_t head, int64_t rows) {
+    check_input(input, W_query.in_features, "attentionWeights", 2, 3);
+    const bool batched = input.dim() == 3;
+    const Tensor x = batched ? input : input.view({1, input.size(0), input.size(1)});
+    const int64_t num_tokens = x.size(1);
+    check_tokens(num_tokens, context_length, "attentionWeights");
+    if (head < 0 || head >= num_heads)
+        throw Error("attentionWeights: head must be in [0, " + std::to_string(num_heads - 1) + "], got " +
+                    std::to_string(head));
+    if (rows < 0 || rows > num_tokens)
+        throw Error("attentionWeights: rows must be in [0, " + std::to_string(num_tokens) + "] (the number of tokens), got " +
+                    std::to_string(rows));
+    // Head h's columns of a projection: each element is the full projection's own running sum plus bias.
+    auto head_of = [&](Linear& layer, const Tensor& in) {
+        const Tensor w = layer.weight.slice(0, head * head_dim, (head + 1) * head_dim);
+        Tensor y = matmul(in, w.T());
+        return layer.bias ? add(y, layer.bias->slice(0, head * head_dim, (head + 1) * head_dim)) : y;
+    };
+    const Tensor queries = head_of(W_query, x.slice(1, 0, rows));  // [b, rows, head_dim]
+    const Tensor keys = head_of(W_key, x);                         // [b, T, head_dim]
+    Tensor scores = matmul(queries, keys.transpose(1, 2));         // [b, rows, T]
+    scores.masked_fill_(mask.to_bool().slice(0, 0, rows).slice(1, 0, num_tokens), -INFINITY);
+    const Tensor weights = softmax(scale_scores(scores, head_dim), -1);
+    return batched ? weights : weights.view({rows, num_tokens});
 }
 
 }  // namespace attn::nn

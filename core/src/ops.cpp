@@ -262,15 +262,20 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 
     const Shape batch_a(A.shape().begin(), A.shape().end() - 2), batch_b(B.shape().begin(), B.shape().end() - 2);
     const auto& kernel = kernels::active();
-    if (batch_b.empty() && !batch_a.empty() && A.is_contiguous()) {
-        // [..., M, K] @ [K, N]: every row meets the same matrix, so fold the batch into the rows.
-        const Tensor cb = B.contiguous();
+    if (b.dim() == 2) {
+        // [..., M, K] @ [K, N]: every row meets the same matrix, so fold the batch into the rows; B is read
+        // through its strides (a transposed weight needs no copy).
+        const Tensor ca = A.contiguous();
         Shape out_shape = A.shape();
         out_shape.back() = N;
         check_shape(out_shape, "matmul");
         Tensor out = Tensor::empty(out_shape);
-        kernel.matmul(A.data(), K, cb.data(), N, out.data(), N, shape_numel(batch_a) * M, N, K);
-        return out.record("UnsafeViewBackward0", {&a, &b});
+        const float* pb = B.storage().data() + B.storage_offset();
+        kernel.gemm(ca.data(), K, pb, B.strides()[0], B.strides()[1], nullptr, out.data(), N, shape_numel(batch_a) * M,
+                    N, K);
+        if (a.dim() == 1) out = out.view({N});
+        const char* grad_fn = a.dim() > 2 ? "UnsafeViewBackward0" : a.dim() == 1 ? "SqueezeBackward3" : "MmBackward0";
+        return out.record(grad_fn, {&a, &b});
     }
     const Shape batch = broadcast_shapes(batch_a, batch_b, "matmul");
     Shape out_shape = batch;
@@ -290,7 +295,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     const Tensor ca = a_ready ? A : expand(A, M, K), cb = b_ready ? B : expand(B, K, N);
     const int64_t batches = shape_numel(batch);
     for (int64_t i = 0; i < batches; ++i)
-        kernel.matmul(ca.data() + i * M * K, K, cb.data() + i * K * N, N, out.data() + i * M * N, N, M, N, K);
+        kernel.gemm(ca.data() + i * M * K, K, cb.data() + i * K * N, N, 1, nullptr, out.data() + i * M * N, N, M, N, K);
 
     if (a.dim() == 1) {
         Shape s = out_shape;

@@ -118,6 +118,7 @@ int64_t Tensor::size(int64_t dim) const {
 }
 
 bool Tensor::is_contiguous() const {
+    if (numel() == 0) return true;  // as PyTorch: no element is out of place (matmul of [2,0,k] views needs it)
     int64_t expected = 1;
     for (size_t i = shape_.size(); i-- > 0;) {
         if (shape_[i] == 1) continue;

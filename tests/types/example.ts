@@ -2,6 +2,7 @@
 // wasm/index.d.ts (never run). The @ts-expect-error lines are misuses the declarations must refuse.
 import { loadAttention, AttentionError } from '../../wasm/index.js';
 import type {
+  AttentionPath,
   Backend,
   CausalAttention,
   DType,
@@ -187,6 +188,11 @@ async function main(flavour?: Flavour): Promise<string[]> {
   mha.out_proj.bias.add_(1);
   show(mha.forward(batch));
   printed.push(`${mha.d_out} ${mha.num_heads} ${mha.head_dim} ${mha.context_length}`);
+  // the fast path on the book's sizes, and one head's weights for the first two queries
+  const path: AttentionPath = 'fast';
+  show(mha.eval().setAttentionPath(path).forward(batch));
+  show(mha.attentionWeights(batch, 1, 2));
+  mha.setAttentionPath('auto').train();
   const linear: Linear = new torch.nn.Linear(3, 2, false);
   linear.weight = torch.rand(2, 3);
   show(linear.forward(inputs));
@@ -238,6 +244,8 @@ export async function refused(
   inputs.maskedFill([true], 0);
   // @ts-expect-error: sciMode, not sci_mode
   torch.setPrintOptions({ sci_mode: true });
+  // @ts-expect-error: not an attention path
+  sa_v2.setAttentionPath('flash');
   // @ts-expect-error: matmul takes a tensor
   inputs.matmul([[1, 2, 3]]);
   // @ts-expect-error: a bias may be null

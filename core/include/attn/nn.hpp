@@ -13,6 +13,20 @@
 
 namespace attn::nn {
 
+// How CausalAttention and MultiHeadAttention compute attention.
+//   Exact: PyTorch's steps, the T×T weights materialised: PyTorch's bits.
+//   Fast:  per head, causal attention in tiles with an online softmax (kernels' attention_causal), never
+//          computing the masked half nor storing the T×T weights. The projections keep PyTorch's order, each
+//          multiply-add fused where the CPU has FMA (gemm_fused: native AVX2/AVX-512; never in wasm, whose
+//          fast path keeps PyTorch's bits in them). The result agrees with Exact to a few float ulps times
+//          the size (tests/native/test_fast.cpp). It needs dropout inactive (eval mode or p == 0): with
+//          dropout on, the exact path runs.
+//   Auto:  Fast when dropout is inactive and num_tokens >= kFastAttentionMinTokens, else Exact. No figure
+//          of the book reaches that size (its attention has 6 tokens, the golden data at most 40), so
+//          every number the chapter prints comes from the exact path.
+enum class AttentionPath { Auto, Exact, Fast };
+inline constexpr int64_t kFastAttentionMinTokens = 64;
+
 class Module {
 public:
     using NamedTensors = std::vector<std::pair<std::string, Tensor*>>;
@@ -45,6 +59,9 @@ public:
     void load_parameter(const std::string& name, const Tensor& value);
     // submodule(name).forward(x): e.g. "W_query" of SelfAttention_v2 is the query projection.
     Tensor forward_submodule(const std::string& name, const Tensor& x) { return submodule(name).forward(x); }
+
+    // Sets the attention path of this module and of every submodule that has one (no-op elsewhere).
+    virtual void set_attention_path(AttentionPath path);
 };
 
 // y = x W^T + b. weight [out_features, in_features] and bias [out_features] are drawn by
@@ -95,10 +112,12 @@ public:
                     Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
     NamedModules named_children() override;
+    void set_attention_path(AttentionPath path) override { attention_path = path; }
     int64_t d_out, context_length;
     Linear W_query, W_key, W_value;
     Dropout dropout;
     Tensor mask;  // triu(ones(context_length, context_length), diagonal=1)
+    AttentionPath attention_path = AttentionPath::Auto;
 };
 
 // Section 3.6.1: num_heads independent CausalAttention heads, outputs concatenated on the last dim.
@@ -118,10 +137,22 @@ public:
                        bool qkv_bias = false, Generator& gen = default_generator());
     Tensor forward(const Tensor& x) override;
     NamedModules named_children() override;
+    void set_attention_path(AttentionPath path) override { attention_path = path; }
+    // One head's attention weights (before dropout) for the first `rows` queries: [b, rows, num_tokens], or
+    // [rows, num_tokens] for a 2-D x. The exact path's bits, computed from only what those rows need, so
+    // it is cheap at any size (the map a page draws while forward runs the fast path).
+    Tensor attention_weights(const Tensor& x, int64_t head, int64_t rows);
     int64_t d_out, num_heads, head_dim, context_length;
     Linear W_query, W_key, W_value, out_proj;
     Dropout dropout;
     Tensor mask;
+    AttentionPath attention_path = AttentionPath::Auto;
 };
+
+// True when a causal attention module with this path, dropout and number of tokens runs the fast path.
+bool uses_fast_attention(AttentionPath path, const Dropout& dropout, int64_t num_tokens);
+// "auto" | "exact" | "fast", and back (throws attn::Error naming the accepted values).
+const char* attention_path_name(AttentionPath path);
+AttentionPath parse_attention_path(const std::string& name);
 
 }  // namespace attn::nn

@@ -2,7 +2,8 @@
 // The kernel layer: the hot loops of the core, each with a plain scalar reference (reference.cpp) and
 // SIMD versions built once per instruction set (simd.hpp, the only code that names xsimd).
 // Every kernel here gives exactly the bits of its scalar reference: lanes hold independent outputs,
-// and each output keeps PyTorch's own order of operations (torch-numerics.md §7).
+// and each output keeps its reference's order of operations. All but one follow PyTorch's own order
+// (torch-numerics.md §7); attention_causal is the fast path's own, defined by its reference.
 #include <cstdint>
 #include <vector>
 
@@ -17,6 +18,27 @@ struct Table {
     // C[i][j] = ((0 + a_i0·b_0j) + a_i1·b_1j) + …: each product and each sum rounded, no FMA.
     void (*matmul)(const float* A, int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc,
                    int64_t M, int64_t N, int64_t K);
+
+    // C[M,N] = A[M,K] · B[K,N] (+ bias[N]): A and C row-major (lda, ldc), B by element strides,
+    // B[k][j] = B[k·rsb + j·csb], so that nn.Linear's W.T is read in place. The bits of matmul, then
+    // C[i][j] + bias[j] (one more rounding, nn.Linear's order) when bias is not null.
+    void (*gemm)(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias, float* C,
+                 int64_t ldc, int64_t M, int64_t N, int64_t K);
+
+    // gemm with each term fused, C[i][j] = fma(a_ik, b_kj, C[i][j]) in k order from +0 (one rounding per
+    // term, NOT PyTorch's two), then + bias[j]; the bits of gemm_fused_ref. Only in tables whose CPU has FMA
+    // (AVX2, AVX-512), null elsewhere: the fast path's projections use it when it is there (on CPUs where a
+    // separate multiply and add take two of the FMA units' slots, it runs twice as fast as gemm).
+    void (*gemm_fused)(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias,
+                       float* C, int64_t ldc, int64_t M, int64_t N, int64_t K);
+
+    // Causal attention of one head without the T×T weights (the fast path: NOT PyTorch's order).
+    // q, k, v [T, d] (row strides ldq, ldk, ldv) → out [T, d] (row stride ldo):
+    //   out_i = Σ_{j ≤ i} softmax_j(s_ij) · v_j,  s_ij = (q_i · k_j) / scale.
+    // The scores s_ij are the exact path's bits (the matmul running sum, then the division); the softmax
+    // is online over key tiles and exp is exp_fast_ref. reference.cpp spells out the order.
+    void (*attention_causal)(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv,
+                             float* out, int64_t ldo, int64_t T, int64_t d, float scale);
 
     // rows × n, row-major: softmax of each row (§2.2): max, EXP(x - max), the 8-lane sum, times 1/S.
     void (*softmax_rows)(const float* x, float* y, int64_t rows, int64_t n);
@@ -43,5 +65,20 @@ const Table& active();
 
 // Scalar EXP exactly as SLEEF's expf8_u10 computes each lane (torch-numerics §2.1).
 float exp_ref(float x);
+
+// gemm_fused's definition: std::fma per term, in k order from +0, then + bias[j].
+void gemm_fused_ref(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias,
+                    float* C, int64_t ldc, int64_t M, int64_t N, int64_t K);
+
+// The fast path's exp: EXP's steps with a separate multiply and add instead of each FMA (no FMA on wasm
+// SIMD; within 2 ulp of EXP). Every table computes exactly these bits.
+float exp_fast_ref(float x);
+
+// attention_causal's tiles: queries in blocks of kAttentionRows, keys in tiles of kAttentionKeys, each
+// tile's sum of weights over 16 lanes (key j in lane j mod 16) and then a fixed tree (reference.cpp).
+// Key tiles wholly above the diagonal of a query block are skipped.
+inline constexpr int64_t kAttentionRows = 64;
+inline constexpr int64_t kAttentionKeys = 64;
+inline constexpr int64_t kAttentionLanes = 16;
 
 }  // namespace attn::kernels

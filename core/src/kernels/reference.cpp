@@ -5,9 +5,11 @@
 
 #include "bits.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 namespace attn::kernels {
 
@@ -45,6 +47,86 @@ void matmul(const float* A, int64_t lda, const float* B, int64_t ldb, float* C, 
                 c[j] = c[j] + product;
             }
         }
+    }
+}
+
+// C[M,N] = A[M,K] · B[K,N] (+ bias[N]), B[k][j] = B[k·rsb + j·csb]: matmul's running sums, then + bias[j].
+void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias, float* C,
+          int64_t ldc, int64_t M, int64_t N, int64_t K) {
+    std::vector<float> rows;  // B with unit column stride, when it comes transposed
+    if (csb != 1) {
+        rows.resize(static_cast<size_t>(K * N));
+        for (int64_t k = 0; k < K; ++k)
+            for (int64_t j = 0; j < N; ++j) rows[static_cast<size_t>(k * N + j)] = B[k * rsb + j * csb];
+        B = rows.data();
+        rsb = N;
+    }
+    matmul(A, lda, B, rsb, C, ldc, M, N, K);
+    if (bias)
+        for (int64_t i = 0; i < M; ++i)
+            for (int64_t j = 0; j < N; ++j) C[i * ldc + j] = C[i * ldc + j] + bias[j];
+}
+
+// The sum of one tile's weights p[kAttentionKeys]: key j adds into lane j mod 16 (in order of j), then the
+// lanes meet in a fixed tree, lane x += lane x + w for w = 8, 4, 2, 1. (SIMD: the lanes are 16/W vectors.)
+float tile_sum(const float* p) {
+    float lanes[kAttentionLanes];
+    for (int64_t l = 0; l < kAttentionLanes; ++l) lanes[l] = p[l];
+    for (int64_t t = kAttentionLanes; t < kAttentionKeys; ++t)
+        lanes[t % kAttentionLanes] = lanes[t % kAttentionLanes] + p[t];
+    for (int64_t w = kAttentionLanes / 2; w >= 1; w /= 2)
+        for (int64_t x = 0; x < w; ++x) lanes[x] = lanes[x] + lanes[x + w];
+    return lanes[0];
+}
+
+// Causal attention of one head, flash style (kernels.hpp). q, k, v [T, d] → out [T, d]. For each block of
+// kAttentionRows queries, over the key tiles of kAttentionKeys that hold a key ≤ the block's last query:
+//   pass 1, scores:  s_ij = (q_i · k_j) / scale (the running sum over c from +0, then the division);
+//                    -inf for j > i and for the tile's padding past T.
+//   pass 2, weights: m' = max(m, max_j s_ij), alpha = E(m − m'), p_ij = E(s_ij − m'),
+//                    l = l·alpha + tile_sum(p_i)   (E = exp_fast_ref; m starts at -inf, l and o at 0).
+//   pass 3, context: o_ic = o_ic·alpha, then o_ic = o_ic + p_ij·v_jc for the tile's keys j < T, in order.
+// Finally out_ic = o_ic / l_i.
+void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv,
+                      float* out, int64_t ldo, int64_t T, int64_t d, float scale) {
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    std::vector<float> p(kAttentionKeys), o(static_cast<size_t>(d));
+    for (int64_t i = 0; i < T; ++i) {
+        const int64_t block_end = std::min(T, (i / kAttentionRows + 1) * kAttentionRows);
+        float m = neg_inf, l = 0.0f;
+        std::fill(o.begin(), o.end(), 0.0f);
+        for (int64_t j0 = 0; j0 < block_end; j0 += kAttentionKeys) {
+            const int64_t jn = std::min(kAttentionKeys, T - j0);
+            // pass 1: scores
+            float tile_max = neg_inf;
+            for (int64_t t = 0; t < kAttentionKeys; ++t) {
+                const int64_t j = j0 + t;
+                if (t >= jn || j > i) {
+                    p[t] = neg_inf;
+                    continue;
+                }
+                float dot = 0.0f;
+                for (int64_t c = 0; c < d; ++c) dot = dot + q[i * ldq + c] * k[j * ldk + c];
+                p[t] = dot / scale;
+                tile_max = p[t] > tile_max ? p[t] : tile_max;
+            }
+            // pass 2: weights
+            const float m_new = tile_max > m ? tile_max : m;
+            float alpha = 1.0f;
+            if (m_new == neg_inf) {
+                std::fill(p.begin(), p.end(), 0.0f);  // nothing seen yet: no weights
+            } else {
+                alpha = exp_fast_ref(m - m_new);
+                for (float& x : p) x = exp_fast_ref(x - m_new);
+            }
+            m = m_new;
+            l = l * alpha + tile_sum(p.data());
+            // pass 3: context
+            for (int64_t c = 0; c < d; ++c) o[c] = o[c] * alpha;
+            for (int64_t t = 0; t < jn; ++t)
+                for (int64_t c = 0; c < d; ++c) o[c] = o[c] + p[t] * v[(j0 + t) * ldv + c];
+        }
+        for (int64_t c = 0; c < d; ++c) out[i * ldo + c] = o[c] / l;
     }
 }
 
@@ -135,8 +217,46 @@ float exp_ref(float d) {
     return (u * pow2i(h)) * pow2i(qi - h);
 }
 
+void gemm_fused_ref(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias,
+                    float* C, int64_t ldc, int64_t M, int64_t N, int64_t K) {
+    for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+            float c = 0.0f;
+            for (int64_t k = 0; k < K; ++k) c = std::fma(A[i * lda + k], B[k * rsb + j * csb], c);
+            C[i * ldc + j] = bias ? c + bias[j] : c;
+        }
+}
+
+// The fast path's exp: exp_ref's steps, each FMA a separate multiply and add (two roundings).
+float exp_fast_ref(float d) {
+    if (std::isnan(d)) return d + d;
+    if (d < -104.0f) return 0.0f;
+    if (d > 100.0f) return std::numeric_limits<float>::infinity();
+
+    const float R = from_bits(0x3fb8aa3b), L2U = from_bits(0x3f317200), L2L = from_bits(0x35bfbe8e);
+    const float c5 = from_bits(0x39502bda), c4 = from_bits(0x3ab696c9), c3 = from_bits(0x3c0888a6);
+    const float c2 = from_bits(0x3d2aaa7a), c1 = from_bits(0x3e2aaaab), c0 = from_bits(0x3f000000);
+
+    const float q = std::rint(d * R);
+    float s = d - q * L2U;  // q·L2U is exact (|q| ≤ 151, L2U has 16 bits): one rounding, as the FMA
+    s = s - q * L2L;
+    float u = c5;
+    u = u * s + c4;
+    u = u * s + c3;
+    u = u * s + c2;
+    u = u * s + c1;
+    u = u * s + c0;
+    u = 1.0f + ((s * s) * u + s);
+
+    const int32_t qi = static_cast<int32_t>(q);
+    const int32_t h = qi >> 1;
+    return (u * pow2i(h)) * pow2i(qi - h);
+}
+
 const Table& reference() {
-    static const Table table{"scalar", matmul, softmax_rows, exp, binary, binary_scalar, masked_fill};
+    // gemm_fused: none, the scalar build has no FMA instruction (std::fma would be a slow library call).
+    static const Table table{"scalar",      matmul, gemm,   nullptr,       attention_causal, softmax_rows,
+                             exp,           binary, binary_scalar, masked_fill};
     return table;
 }
 

@@ -1,0 +1,362 @@
+#!/usr/bin/env node
+// The fast path's benchmark (not a test): `npm run bench` (options after `--`).
+//
+// Cases: MultiHeadAttention(768, 768, 1024, 0.0, 12) forward on [B, 1024, 768] (GPT-2 size, causal, eval,
+// dropout 0) for B = 1 and 2; GEMM 1024×768 @ 768×768; the whole chapter of the page recomputed after one
+// edit (web/chapter.js computeChapter, toy sizes).
+// Implementations: this project's wasm SIMD and wasm scalar builds (through the JS API, so the times
+// include copying tensors in and out), its native build (bench/attn_bench --serve), TF.js with
+// @tensorflow/tfjs-backend-wasm (one thread, SIMD), plain JavaScript loops, and PyTorch (/usr/bin/python3,
+// one thread) when it is installed. Each round runs every implementation once on every case, so they share
+// the machine's conditions; the table gives the median (min, max) over rounds, and each implementation's
+// first call apart (V8 runs it in its baseline tier).
+// FLOP counts: a multiply-add is 2 FLOP; MHA counts the four projections (4·2·B·T·768²) and only the causal
+// half of the scores and of the weighted sum (2·2·B·12·T(T+1)/2·64): 6.44 GFLOP at B = 1, whatever an
+// implementation computes (TF.js and plain JS... compute the full scores: their GFLOP/s is the same count).
+// Peaks, measured here in every round: wasm, f32x4 mul+add pairs per second in V8 (the best of a GEMM-like
+// register block and 12 independent chains, scripts/bench/peak.wat); native, an FMA loop (attn_bench).
+//
+//   --rounds N     rounds (default 7); plain JS runs in at most 3 of them (it takes ~10 s a forward)
+//   --only a,b     implementations: simd,scalar,native,tfjs,plain,torch (default all that are there)
+//   --native PATH  the attn_bench binary (default build/native/bench/attn_bench, then build/*/bench/attn_bench)
+//   --json FILE    also write the JSON there
+//   --chapter      only the chapter's timing, as JSON (the main run starts itself so, in a fresh process)
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+import { loadAttention } from '../wasm/index.js';
+import { plainGemm, plainMha } from './bench/plain.mjs';
+
+const root = new URL('../', import.meta.url);
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const ROUNDS = Math.max(1, Number(option('rounds', 7)));
+const ONLY = option('only', 'simd,scalar,native,tfjs,plain,torch').split(',');
+const T = 1024, D = 768, HEADS = 12;
+const FLOP = {
+  mha1: 4 * 2 * 1 * T * D * D + 2 * 2 * 1 * HEADS * ((T * (T + 1)) / 2) * (D / HEADS),
+  mha2: 4 * 2 * 2 * T * D * D + 2 * 2 * 2 * HEADS * ((T * (T + 1)) / 2) * (D / HEADS),
+  gemm: 2 * 1024 * 768 * 768,
+};
+const CASES = { mha1: 'MHA B=1', mha2: 'MHA B=2', gemm: 'GEMM 1024x768x768', chapter: 'chapter (toy sizes)' };
+const log = (...a) => console.error(...a);
+
+// ------------------------------------------------------------ the wasm peak
+
+// scripts/bench/peak.wat, assembled with `wasm-as --enable-simd peak.wat -o -` (base64).
+const PEAK_WASM =
+  'AGFzbQEAAAABBwFgAn99AX0DAwIAAAUDAQABBxICBWJsb2NrAAAGY2hhaW5zAAEKhgUC6AEBDnsgAUMAAIA/lP0TIQwgAUMAAKA/lP0TIQ0gAUMAAMA/lP0TIQ4gAUMAAOA/lP0TIQ8DQEEA/QAEACEKQQD9AAQQIQsgAiAKIAz95gH95AEhAiADIAsgDP3mAf3kASEDIAQgCiAN/eYB/eQBIQQgBSALIA395gH95AEhBSAGIAogDv3mAf3kASEGIAcgCyAO/eYB/eQBIQcgCCAKIA/95gH95AEhCCAJIAsgD/3mAf3kASEJIABBAWsiAA0ACyACIAP95AEgBP3kASAF/eQBIAb95AEgB/3kASAI/eQBIAn95AH9HwALmQMBDntD7/9/P/0TIQ4gAUO9N4Y1lP0TIQ8gAUMAAIA/lP0TIQIgAUMAAABAlP0TIQMgAUMAAEBAlP0TIQQgAUMAAIBAlP0TIQUgAUMAAKBAlP0TIQYgAUMAAMBAlP0TIQcgAUMAAOBAlP0TIQggAUMAAABBlP0TIQkgAUMAABBBlP0TIQogAUMAACBBlP0TIQsgAUMAADBBlP0TIQwgAUMAAEBBlP0TIQ0DQCACIA795gEgD/3kASECIAMgDv3mASAP/eQBIQMgBCAO/eYBIA/95AEhBCAFIA795gEgD/3kASEFIAYgDv3mASAP/eQBIQYgByAO/eYBIA/95AEhByAIIA795gEgD/3kASEIIAkgDv3mASAP/eQBIQkgCiAO/eYBIA/95AEhCiALIA795gEgD/3kASELIAwgDv3mASAP/eQBIQwgDSAO/eYBIA/95AEhDSAAQQFrIgANAAsgAiAD/eQBIAT95AEgBf3kASAG/eQBIAf95AEgCP3kASAJ/eQBIAr95AEgC/3kASAM/eQBIA395AH9HwAL';
+
+async function wasmPeak() {
+  const { instance } = await WebAssembly.instantiate(Buffer.from(PEAK_WASM, 'base64'));
+  const { block, chains } = instance.exports;
+  for (let i = 0; i < 3; i++) block(1e5, 1e-3), chains(1e5, 1e-3); // into V8's optimising tier
+  const n = 4e6;
+  return () => {
+    let t0 = performance.now();
+    block(n, 1e-3);
+    const blockGflops = (n * 8 * 8) / (performance.now() - t0) / 1e6;
+    t0 = performance.now();
+    chains(n, 1e-3);
+    const chainGflops = (n * 12 * 8) / (performance.now() - t0) / 1e6;
+    return Math.max(blockGflops, chainGflops);
+  };
+}
+
+// ------------------------------------------------------------ the implementations
+
+// This project through its JS API (one flavour).
+async function ours(flavour) {
+  const torch = await loadAttention({ flavour });
+  torch.manualSeed(123);
+  const mha = new torch.MultiHeadAttention(D, D, T, 0.0, HEADS).eval();
+  const x1 = torch.rand(1, T, D), x2 = torch.rand(2, T, D);
+  const a = torch.rand(1024, 768), b = torch.rand(768, 768);
+  const timed = (f) => {
+    const t0 = performance.now();
+    f();
+    return performance.now() - t0;
+  };
+  const first = timed(() => mha.forward(x1));
+  return {
+    torch, mha, x1,
+    info: `${torch.backend}`,
+    first: { mha1: first },
+    run: {
+      mha1: () => timed(() => mha.forward(x1)),
+      mha2: () => timed(() => mha.forward(x2)),
+      gemm: () => timed(() => torch.matmul(a, b)),
+    },
+  };
+}
+
+// A persistent process that answers one JSON line per command (attn_bench --serve, torch_bench.py).
+async function server(command, commandArgs) {
+  const child = spawn(command, commandArgs, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const ask = async (text) => {
+    if (text) child.stdin.write(`${text}\n`);
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`${command} ended`);
+    return JSON.parse(value);
+  };
+  const ready = await ask(null);
+  return { ready, ask, close: () => child.stdin.end('quit\n') };
+}
+
+function nativeBinary() {
+  const given = option('native', null);
+  if (given) return given;
+  const candidates = [fileURLToPath(new URL('build/native/bench/attn_bench', root))];
+  const build = fileURLToPath(new URL('build/', root));
+  if (existsSync(build)) for (const d of readdirSync(build)) candidates.push(`${build}${d}/bench/attn_bench`);
+  return candidates.find((p) => existsSync(p)) ?? null;
+}
+
+async function native() {
+  const binary = nativeBinary();
+  if (!binary) throw new Error('no bench/attn_bench: build it first (cmake --build --preset native)');
+  const s = await server(binary, ['--serve']);
+  const first = (await s.ask('first 1')).ms;
+  return {
+    info: `${s.ready.kernels} (${binary.replace(fileURLToPath(root), '')})`,
+    first: { mha1: first },
+    async: true,
+    run: { mha1: async () => (await s.ask('mha 1')).ms, mha2: async () => (await s.ask('mha 2')).ms,
+      gemm: async () => (await s.ask('gemm')).ms },
+    peak: async () => (await s.ask('peak')).gflops,
+    peakMulAdd: async () => (await s.ask('peak-muladd')).gflops,
+    close: s.close,
+  };
+}
+
+async function torchPy() {
+  if (!existsSync('/usr/bin/python3')) throw new Error('no /usr/bin/python3');
+  const s = await server('/usr/bin/python3', [fileURLToPath(new URL('scripts/bench/torch_bench.py', root))]);
+  const first = (await s.ask('first 1')).ms;
+  return {
+    info: `torch ${s.ready.torch}, ${s.ready.threads} thread, ${s.ready.blas}`,
+    first: { mha1: first },
+    async: true,
+    run: { mha1: async () => (await s.ask('mha 1')).ms, mha2: async () => (await s.ask('mha 2')).ms,
+      gemm: async () => (await s.ask('gemm')).ms },
+    close: s.close,
+  };
+}
+
+// The module's weights as plain arrays, for the implementations that do not use the project.
+function weightsOf(mha) {
+  return {
+    Wq: mha.W_query.weight.data, Wk: mha.W_key.weight.data, Wv: mha.W_value.weight.data,
+    Wo: mha.out_proj.weight.data, bo: mha.out_proj.bias.data, dIn: D, dOut: D, heads: HEADS,
+  };
+}
+
+async function tfjs(reference) {
+  const { loadTfjs, tfjsMha } = await import('./bench/tfjs.mjs');
+  const { tf, version, simd, threads } = await loadTfjs(new URL('package.json', root));
+  const forward = tfjsMha(tf, weightsOf(reference.mha), T);
+  const x = tf.tensor2d(reference.x1.data, [T, D]);
+  const a = tf.randomUniform([1024, 768]), b = tf.randomUniform([768, 768]);
+  const timed = (f) => {
+    const t0 = performance.now();
+    const y = f();
+    y.dataSync();
+    const ms = performance.now() - t0;
+    y.dispose();
+    return ms;
+  };
+  const first = timed(() => forward(x));
+  // the same numbers as ours, to a float's precision
+  const y = forward(x), got = y.dataSync(), want = reference.mha.forward(reference.x1).data;
+  y.dispose();
+  let err = 0;
+  for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i] - want[i]));
+  return {
+    info: `tfjs-core ${version}, wasm backend, SIMD ${simd}, ${threads} thread; max |y - ours| = ${err.toExponential(1)}`,
+    first: { mha1: first },
+    run: { mha1: () => timed(() => forward(x)), gemm: () => timed(() => tf.matMul(a, b)) },
+  };
+}
+
+function plain(reference) {
+  const w = weightsOf(reference.mha), x = reference.x1.data;
+  const a = new Float32Array(1024 * 768).map(Math.random), b = new Float32Array(768 * 768).map(Math.random);
+  const timed = (f) => {
+    const t0 = performance.now();
+    f();
+    return performance.now() - t0;
+  };
+  return {
+    info: 'Float32Array loops, causal half only',
+    maxRounds: 3,
+    first: {},
+    run: { mha1: () => timed(() => plainMha(w, x, 1, T)), gemm: () => timed(() => plainGemm(a, b, 1024, 768, 768)) },
+  };
+}
+
+// ------------------------------------------------------------ the chapter
+
+// In a process of its own (`bench.mjs --chapter`), as a page would run it: not in a heap that the GPT-2-size
+// cases have filled with megabytes of garbage.
+async function chapterInChild() {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--chapter'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let text = '';
+  for await (const chunk of child.stdout) text += chunk;
+  return JSON.parse(text);
+}
+
+async function chapter(torch) {
+  const chapterJs = new URL('web/chapter.js', root), stateJs = new URL('web/state.js', root);
+  if (!existsSync(chapterJs) || !existsSync(stateJs)) return null;
+  const { computeChapter } = await import(chapterJs.href);
+  const { bookSettings } = await import(stateJs.href);
+  const settings = bookSettings();
+  const edit = (i) => {  // one edit: a different third decimal in one embedding
+    settings.embeddings[1][0] = 0.55 + (i % 7) * 0.001;
+    return settings;
+  };
+  let t0 = performance.now();
+  computeChapter(torch, edit(0));
+  const first = performance.now() - t0;
+  for (let i = 0; i < 300; i++) computeChapter(torch, edit(i));
+  const times = [];
+  for (let i = 0; i < 100; i++) {
+    t0 = performance.now();
+    computeChapter(torch, edit(i));
+    times.push(performance.now() - t0);
+  }
+  return { first, times };
+}
+
+// ------------------------------------------------------------ running
+
+const median = (v) => [...v].sort((p, q) => p - q)[Math.floor(v.length / 2)];
+const stats = (v) => ({ median: median(v), min: Math.min(...v), max: Math.max(...v), runs: v.length });
+
+async function main() {
+  const machine = {
+    cpu: os.cpus()[0]?.model ?? 'unknown', cpus: os.cpus().length, node: process.version,
+    platform: `${os.platform()} ${os.release()}`, loadavg: os.loadavg().map((l) => l.toFixed(2)), date: new Date().toISOString(),
+  };
+  log(`bench: ${machine.cpu}, ${machine.cpus} CPUs, Node ${machine.node}, load ${machine.loadavg.join(' ')}`);
+  const chapterTimes = ONLY.includes('simd') ? await chapterInChild() : null;
+  const peakOfWasm = await wasmPeak();
+  const impls = {};
+  const notes = {};
+  const setup = async (name, make) => {
+    if (!ONLY.includes(name)) return;
+    try {
+      log(`setting up ${name}...`);
+      impls[name] = await make();
+    } catch (e) {
+      notes[name] = `skipped: ${e.message}`;
+      log(`${name}: ${notes[name]}`);
+    }
+  };
+  await setup('simd', () => ours('simd'));
+  await setup('scalar', () => ours('scalar'));
+  const reference = impls.simd ?? impls.scalar ?? (await ours('simd'));
+  await setup('native', native);
+  await setup('tfjs', () => tfjs(reference));
+  await setup('plain', () => plain(reference));
+  await setup('torch', torchPy);
+
+  const times = {}, peaks = { wasm: [], native: [], nativeMulAdd: [] };
+  for (const name of Object.keys(impls)) {
+    times[name] = {};
+    for (const c of Object.keys(impls[name].run)) times[name][c] = [];
+  }
+  // a warm-up call of every case (V8's optimising tier, caches), not counted
+  for (const impl of Object.values(impls)) for (const run of Object.values(impl.run)) if (impl.maxRounds === undefined) await run();
+  for (let r = 0; r < ROUNDS; r++) {
+    log(`round ${r + 1}/${ROUNDS}`);
+    peaks.wasm.push(peakOfWasm());
+    if (impls.native) {
+      peaks.native.push(await impls.native.peak());
+      peaks.nativeMulAdd.push(await impls.native.peakMulAdd());
+    }
+    for (const [name, impl] of Object.entries(impls)) {
+      if (impl.maxRounds !== undefined && r >= impl.maxRounds) continue;
+      for (const [c, run] of Object.entries(impl.run)) times[name][c].push(await run());
+    }
+  }
+  for (const impl of Object.values(impls)) impl.close?.();
+
+  // ---- results
+  const wasmPeakGflops = median(peaks.wasm);
+  const nativePeakGflops = peaks.native.length ? median(peaks.native) : null;
+  const peakOf = (name) => (name === 'native' ? nativePeakGflops : name === 'torch' ? nativePeakGflops : wasmPeakGflops);
+  const results = [];
+  for (const [name, byCase] of Object.entries(times)) {
+    for (const [c, v] of Object.entries(byCase)) {
+      if (!v.length) continue;
+      const s = stats(v);
+      const gflops = FLOP[c] / s.median / 1e6;
+      const peak = peakOf(name);
+      results.push({ impl: name, case: c, ms: s, first_ms: impls[name].first[c] ?? null, gflops,
+        pct_of_peak: peak ? (100 * gflops) / peak : null });
+    }
+  }
+  if (chapterTimes) {
+    results.push({ impl: 'simd', case: 'chapter', ms: stats(chapterTimes.times), first_ms: chapterTimes.first,
+      gflops: null, pct_of_peak: null });
+  }
+  const find = (impl, c) => results.find((r) => r.impl === impl && r.case === c)?.ms.median;
+  const ratio = (p, q) => (p && q ? p / q : null);
+  const ratios = {
+    tfjs_over_simd_mha1: ratio(find('tfjs', 'mha1'), find('simd', 'mha1')),
+    plain_over_simd_mha1: ratio(find('plain', 'mha1'), find('simd', 'mha1')),
+    torch_over_native_mha1: ratio(find('torch', 'mha1'), find('native', 'mha1')),
+    simd_b2_over_b1: ratio(find('simd', 'mha2'), find('simd', 'mha1')),
+    native_b2_over_b1: ratio(find('native', 'mha2'), find('native', 'mha1')),
+    scalar_over_simd_mha1: ratio(find('scalar', 'mha1'), find('simd', 'mha1')),
+  };
+  const gemmPct = results.find((r) => r.impl === 'simd' && r.case === 'gemm')?.pct_of_peak ?? null;
+  const targets = [
+    ['wasm SIMD MHA B=1 median <= 200 ms', find('simd', 'mha1'), (v) => v <= 200],
+    ['wasm SIMD >= 2.2x faster than TF.js-wasm', ratios.tfjs_over_simd_mha1, (v) => v >= 2.2],
+    ['native MHA B=1 median <= 80 ms', find('native', 'mha1'), (v) => v <= 80],
+    ['wasm SIMD B=2 <= 2.1x B=1', ratios.simd_b2_over_b1, (v) => v <= 2.1],
+    ['native B=2 <= 2.1x B=1', ratios.native_b2_over_b1, (v) => v <= 2.1],
+    ['wasm SIMD GEMM >= 70% of the wasm peak', gemmPct, (v) => v >= 70],
+    ['chapter recomputed after one edit <= 2 ms (wasm SIMD)', find('simd', 'chapter'), (v) => v <= 2],
+  ].map(([name, value, ok]) => ({ target: name, value, met: value === null || value === undefined ? null : ok(value) }));
+
+  const fmt = (v, d = 1) => (v === null || v === undefined ? '-' : v.toFixed(d));
+  const lines = [];
+  lines.push(`machine: ${machine.cpu}, ${machine.cpus} CPUs, ${machine.platform}, Node ${machine.node}, load ${machine.loadavg.join(' ')} (at start)`);
+  lines.push(`peaks (median over rounds): wasm f32x4 mul+add ${fmt(wasmPeakGflops)} GFLOP/s` +
+    (nativePeakGflops ? `; native FMA ${fmt(nativePeakGflops)} GFLOP/s (separate mul+add ${fmt(median(peaks.nativeMulAdd))})` : ''));
+  lines.push(`FLOP: MHA B=1 ${(FLOP.mha1 / 1e9).toFixed(2)} G (projections + causal half), B=2 ${(FLOP.mha2 / 1e9).toFixed(2)} G; GEMM ${(FLOP.gemm / 1e9).toFixed(2)} G`);
+  lines.push('');
+  lines.push(`${'implementation'.padEnd(14)} ${'case'.padEnd(20)} ${'median ms'.padStart(10)} ${'min'.padStart(8)} ${'max'.padStart(8)} ${'first'.padStart(8)} ${'GFLOP/s'.padStart(8)} ${'% peak'.padStart(7)} runs`);
+  for (const r of results) {
+    lines.push(`${r.impl.padEnd(14)} ${CASES[r.case].padEnd(20)} ${fmt(r.ms.median, 2).padStart(10)} ${fmt(r.ms.min, 2).padStart(8)} ${fmt(r.ms.max, 2).padStart(8)} ${fmt(r.first_ms, 1).padStart(8)} ${fmt(r.gflops).padStart(8)} ${fmt(r.pct_of_peak).padStart(7)} ${r.ms.runs}`);
+  }
+  lines.push('');
+  for (const [name, impl] of Object.entries(impls)) lines.push(`${name}: ${impl.info}`);
+  for (const [name, note] of Object.entries(notes)) lines.push(`${name}: ${note}`);
+  lines.push('');
+  lines.push(`ratios: ${Object.entries(ratios).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+  for (const t of targets) lines.push(`target ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'}  ${t.target}: ${fmt(t.value, 2)}`);
+  console.log(lines.join('\n'));
+  const json = { machine, flop: FLOP, peaks: { wasm_gflops: wasmPeakGflops, native_fma_gflops: nativePeakGflops,
+    native_muladd_gflops: peaks.nativeMulAdd.length ? median(peaks.nativeMulAdd) : null }, rounds: ROUNDS, results,
+  ratios, targets, notes };
+  console.log(JSON.stringify(json));
+  const out = option('json', null);
+  if (out) writeFileSync(out, `${JSON.stringify(json, null, 1)}\n`);
+}
+
+if (args.includes('--chapter')) {
+  console.log(JSON.stringify(await chapter(await loadAttention({ flavour: 'simd' }))));
+} else {
+  await main();
+}
