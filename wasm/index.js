@@ -519,10 +519,10 @@ function makeApi(wasm, backend) {
   // Mirrors the module tree: one object per submodule ('W_query', 'heads.0', ...) with a forward(x), and
   // a getter/setter per parameter ('W_query.weight', ...). Numeric segments make arrays (heads[0]).
   // The layout of a kind of module is worked out once (planTree); each instance then only creates its
-  // objects and gives them shared descriptors, which find the module through the object's [ROOT].
+  // objects and gives them the shared parameter accessors, which find the module through the object's [ROOT].
   const ROOT = Symbol('root');
   function planTree(moduleNames, parameterNames) {
-    const containers = [{ parent: -1, part: null, array: false, descriptors: {} }];
+    const containers = [{ parent: -1, part: null, array: false, descriptors: {}, forward: null }];
     const index = new Map([['', 0]]);
     const node = (path) => {
       let at = 0;
@@ -530,19 +530,14 @@ function makeApi(wasm, backend) {
         const key = path.slice(0, i + 1).join('.');
         if (!index.has(key)) {
           index.set(key, containers.length);
-          containers.push({ parent: at, part, array: i + 1 < path.length && /^\d+$/.test(path[i + 1]), descriptors: {} });
+          containers.push({ parent: at, part, array: i + 1 < path.length && /^\d+$/.test(path[i + 1]), descriptors: {},
+            forward: null });
         }
         at = index.get(key);
       });
       return containers[at];
     };
-    for (const name of moduleNames) {
-      node(name.split('.')).descriptors.forward = {
-        value(x) {
-          return tensorOf(call('moduleForwardSubmodule', this[ROOT][REF], name, tensorArg(`${name}.forward`, 'x', x)));
-        },
-      };
-    }
+    for (const name of moduleNames) node(name.split('.')).forward = name;
     for (const name of parameterNames) {
       const parts = name.split('.');
       node(parts.slice(0, -1)).descriptors[parts[parts.length - 1]] = {
@@ -568,6 +563,12 @@ function makeApi(wasm, backend) {
       const object = c.parent < 0 ? target : (objects[c.parent][c.part] = c.array ? [] : {});
       object[ROOT] = target;
       Object.defineProperties(object, c.descriptors);
+      if (c.forward) {  // a closure of its own: it works detached from the object too
+        const name = c.forward;
+        Object.defineProperty(object, 'forward', {
+          value: (x) => tensorOf(call('moduleForwardSubmodule', target[REF], name, tensorArg(`${name}.forward`, 'x', x))),
+        });
+      }
       if (c.nullBias) object.bias = null;
       objects.push(object);
     }
