@@ -628,9 +628,10 @@ void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb,
 // ---------------------------------------------------------------------------------------------------
 // The fast path: exp without FMA, and causal attention with an online softmax (reference.cpp defines both).
 
-// exp_fast_ref, lane by lane: EXP's steps, each FMA a separate multiply and add.
+// exp_fast_ref, lane by lane (EXP's steps, each FMA a separate multiply and add), for the softmax's
+// d = s − max ≤ 0 (or -inf, or NaN): no selects for d > 100 or NaN (a NaN d gives NaN either way).
 template <class Arch>
-Vec<Arch> exp_fast_vec(Vec<Arch> d) {
+Vec<Arch> exp_fast_nonpositive(Vec<Arch> d) {
     using V = Vec<Arch>;
     using I = IVec<Arch>;
     const V R(bits_to_float(0x3fb8aa3b)), L2U(bits_to_float(0x3f317200)), L2L(bits_to_float(0x35bfbe8e));
@@ -652,37 +653,15 @@ Vec<Arch> exp_fast_vec(Vec<Arch> d) {
     const I qi = xsimd::bitwise_cast<I>(q + V(12582912.0f)) - I(0x4b400000);
     const I h = qi >> 1;
     u = (u * xsimd::bitwise_cast<V>((h + I(127)) << 23)) * xsimd::bitwise_cast<V>((qi - h + I(127)) << 23);
-
-    u = xsimd::select(d < V(-104.0f), V(0.0f), u);
-    u = xsimd::select(d > V(100.0f), V(bits_to_float(0x7f800000)), u);
-    return xsimd::select(d != d, d + d, u);
+    return xsimd::select(d < V(-104.0f), V(0.0f), u);  // exactly 0 below -104 (and for -inf)
 }
 
-// exp_fast_vec for the softmax's d = s − max ≤ 0 (or -inf, or NaN): the same bits as exp_fast_ref for those
-// inputs, without the selects for d > 100 and for NaN (a NaN d gives NaN either way).
+// exp_fast_ref for any input: the non-positive form plus its overflow and NaN cases.
 template <class Arch>
-Vec<Arch> exp_fast_nonpositive(Vec<Arch> d) {
+Vec<Arch> exp_fast_vec(Vec<Arch> d) {
     using V = Vec<Arch>;
-    using I = IVec<Arch>;
-    const V R(bits_to_float(0x3fb8aa3b)), L2U(bits_to_float(0x3f317200)), L2L(bits_to_float(0x35bfbe8e));
-    const V c5(bits_to_float(0x39502bda)), c4(bits_to_float(0x3ab696c9)), c3(bits_to_float(0x3c0888a6));
-    const V c2(bits_to_float(0x3d2aaa7a)), c1(bits_to_float(0x3e2aaaab)), c0(bits_to_float(0x3f000000));
-
-    const V q = xsimd::nearbyint(d * R);
-    V s = d - q * L2U;
-    s = s - q * L2L;
-    V u = c5;
-    u = u * s + c4;
-    u = u * s + c3;
-    u = u * s + c2;
-    u = u * s + c1;
-    u = u * s + c0;
-    u = V(1.0f) + ((s * s) * u + s);
-
-    const I qi = xsimd::bitwise_cast<I>(q + V(12582912.0f)) - I(0x4b400000);
-    const I h = qi >> 1;
-    u = (u * xsimd::bitwise_cast<V>((h + I(127)) << 23)) * xsimd::bitwise_cast<V>((qi - h + I(127)) << 23);
-    return xsimd::select(d < V(-104.0f), V(0.0f), u);  // exactly 0 below -104 (and for -inf)
+    const V u = xsimd::select(d > V(100.0f), V(bits_to_float(0x7f800000)), exp_fast_nonpositive(d));
+    return xsimd::select(d != d, d + d, u);
 }
 
 // The end of tile_sum: 16 lanes held as 16/W vectors meet in the tree lane x += lane x + w, w = 8, 4, 2, 1;
