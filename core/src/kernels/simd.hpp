@@ -682,31 +682,42 @@ float lane_tree(Vec<Arch>* acc) {
 }
 
 // Causal attention of one head (kernels.hpp; the order is reference.cpp's). Per block of query rows and
-// key tile: scores with the small matmul driver against Kᵀ (keys in the lanes), then each row's online
-// softmax step, then the context with the same driver accumulating into the block's o.
+// key tile: scores with the packed GEMM's register block against Kᵀ (keys in the lanes), then each row's
+// online softmax step, then the context with the same block accumulating into the block's o.
+//
+// Every operand is packed the way packed_kernel streams it, so its k loop advances by constants (V8 then
+// unrolls it): the query block as slivers of MR rows, the weights likewise, K and V per key tile as panels
+// of NR columns. Keys past T and columns past d are zeros; the extra terms they add are +0·0 = +0, which
+// leaves every running sum's bits as they were (o starts at +0 and is never −0).
 template <class Arch>
 void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv,
                       float* out, int64_t ldo, int64_t T, int64_t d, float scale) {
     using V = Vec<Arch>;
-    constexpr int64_t W = V::size, BR = kAttentionRows, BC = kAttentionKeys;
+    using Bk = SmallBlocking<Arch>;
+    constexpr int MR = Bk::MR;
+    constexpr int64_t W = V::size, NR = Bk::NV * W, BR = kAttentionRows, BC = kAttentionKeys;
+    static_assert(BC % NR == 0, "a key tile must be whole panels");
+    constexpr int64_t BRP = (BR + MR - 1) / MR * MR;  // the query block padded to whole slivers
     const float neg_inf = bits_to_float(0xff800000);
     if (T <= 0 || d <= 0) return;
 
-    // The head's v as contiguous [T, d] rows, and Kᵀ tile by tile, [T/BC][d][BC] with zeros past T: a tile of
-    // scores is then a plain matmul, and no B operand is read at a stride of kilobytes (which aliases in the
-    // L1 cache). q is read in place: only MR of its rows are live at a time.
     const int64_t tiles = (T + BC - 1) / BC;
-    Scratch buffer(BR * BC + BR * d + tiles * d * BC + T * d);
-    float* s = buffer.data();  // the tile of scores, then of weights (aligned)
-    float* o = s + BR * BC;
-    float* kt = o + BR * d;
-    float* vc = kt + tiles * d * BC;
-    for (int64_t j = 0; j < T; ++j)
-        for (int64_t c = 0; c < d; ++c) vc[j * d + c] = v[j * ldv + c];
+    const int64_t dp = (d + NR - 1) / NR * NR;  // o's row length: d padded to whole panels
+    // Every part but the last is a whole number of 64-byte lines, so all of them stay aligned.
+    Scratch buffer(2 * BRP * BC + BRP * dp + tiles * BC * (d + dp) + BRP * d);
+    float* s = buffer.data();  // the tile of scores, then of weights, as rows of BC
+    float* sp = s + BRP * BC;  // the weights packed as slivers [BRP/MR][BC][MR]
+    float* o = sp + BRP * BC;  // the block's running context, rows of dp
+    float* kp = o + BRP * dp;  // per tile, Kᵀ as panels [BC/NR][d][NR]
+    float* vp = kp + tiles * BC * d;  // per tile, V as panels [dp/NR][BC][NR]
+    float* qp = vp + tiles * BC * dp;  // the query block packed as slivers [BRP/MR][d][MR]
     for (int64_t j = 0; j < tiles * BC; ++j) {
-        float* column = kt + (j / BC) * d * BC + j % BC;
+        float* kcol = kp + (j / BC) * BC * d + (j % BC) / NR * d * NR + j % NR;
+        float* vrow = vp + (j / BC) * BC * dp + (j % BC) * NR;
         ATTN_SCALAR_LOOP
-        for (int64_t c = 0; c < d; ++c) column[c * BC] = j < T ? k[j * ldk + c] : 0.0f;
+        for (int64_t c = 0; c < d; ++c) kcol[c * NR] = j < T ? k[j * ldk + c] : 0.0f;
+        ATTN_SCALAR_LOOP
+        for (int64_t c = 0; c < dp; ++c) vrow[c / NR * BC * NR + c % NR] = j < T && c < d ? v[j * ldv + c] : 0.0f;
     }
     alignas(64) float m[BR], m_new[BR], alpha[BR];  // per row of the block: the max so far, the new one
     float l[BR];
@@ -719,7 +730,9 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
 
     for (int64_t i0 = 0; i0 < T; i0 += BR) {
         const int64_t br = min_i64(BR, T - i0);
-        for (int64_t x = 0; x < br * d; ++x) o[x] = 0.0f;
+        const int64_t slivers = (br + MR - 1) / MR;
+        pack_a<MR>(q + i0 * ldq, ldq, br, d, qp);
+        for (int64_t x = 0; x < slivers * MR * dp; ++x) o[x] = 0.0f;
         for (int64_t r = 0; r < BR; ++r) {  // rows past br stay finite: their alphas are computed, never used
             m[r] = r < br ? neg_inf : 0.0f;
             m_new[r] = 0.0f;
@@ -728,7 +741,11 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
         for (int64_t j0 = 0; j0 < i0 + br; j0 += BC) {
             const int64_t jn = min_i64(BC, T - j0);
             // pass 1: scores, s = (Q Kᵀ) / scale, then -inf above the diagonal and past T
-            matmul_small<Arch>(q + i0 * ldq, ldq, kt + j0 * d, BC, s, BC, br, BC, d, false);
+            const float* ktile = kp + (j0 / BC) * BC * d;
+            for (int64_t p = 0; p < BC / NR; ++p)
+                for (int64_t x = 0; x < slivers; ++x)
+                    packed_kernel<Arch, MR, Bk::NV, false>(qp + x * d * MR, ktile + p * d * NR, d,
+                                                           s + x * MR * BC + p * NR, BC, true, nullptr);
             for (int64_t r = 0; r < br; ++r) {
                 float* sr = s + r * BC;
                 V row_max = neg_inf_v;
@@ -775,22 +792,25 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
                 m[r] = m_new[r];
                 // pass 3, first half: o = o · alpha (o · 1 is o: nothing to do)
                 if (alpha[r] != 1.0f) {
-                    float* orow = o + r * d;
+                    float* orow = o + r * dp;
                     const V av(alpha[r]);
-                    int64_t c = 0;
-                    for (; c + W <= d; c += W) (V::load_unaligned(orow + c) * av).store_unaligned(orow + c);
-                    for (; c < d; ++c) orow[c] = orow[c] * alpha[r];
+                    for (int64_t c = 0; c < dp; c += W) (V::load_aligned(orow + c) * av).store_aligned(orow + c);
                 }
             }
             // pass 3: o += P · V over the tile's keys, in order
-            matmul_small<Arch>(s, BC, vc + j0 * d, d, o, d, br, d, jn, true);
+            pack_a<MR>(s, BC, br, BC, sp);
+            const float* vtile = vp + (j0 / BC) * BC * dp;
+            for (int64_t p = 0; p < dp / NR; ++p)
+                for (int64_t x = 0; x < slivers; ++x)
+                    packed_kernel<Arch, MR, Bk::NV, false>(sp + x * BC * MR, vtile + p * BC * NR, BC,
+                                                           o + x * MR * dp + p * NR, dp, false, nullptr);
         }
         for (int64_t r = 0; r < br; ++r) {
-            const float* orow = o + r * d;
+            const float* orow = o + r * dp;
             float* dst = out + (i0 + r) * ldo;
             const V lv(l[r]);
             int64_t c = 0;
-            for (; c + W <= d; c += W) (V::load_unaligned(orow + c) / lv).store_unaligned(dst + c);
+            for (; c + W <= d; c += W) (V::load_aligned(orow + c) / lv).store_unaligned(dst + c);
             for (; c < d; ++c) dst[c] = orow[c] / l[r];
         }
     }
