@@ -109,10 +109,12 @@ Head random_head(std::mt19937& rng, int64_t T, int64_t d, int64_t pad = 0, float
             normal(rng, static_cast<size_t>(T * ld))};
 }
 
-std::vector<float> run_attention(const Table& t, const Head& h) {
+using Attention = decltype(Table::attention_causal);
+
+std::vector<float> run_attention(Attention attention, const Head& h) {
     std::vector<float> out(static_cast<size_t>(h.T * h.ld), -12345.0f);
     const float scale = static_cast<float>(std::sqrt(static_cast<double>(h.d)));
-    t.attention_causal(h.q.data(), h.ld, h.k.data(), h.ld, h.v.data(), h.ld, out.data(), h.ld, h.T, h.d, scale);
+    attention(h.q.data(), h.ld, h.k.data(), h.ld, h.v.data(), h.ld, out.data(), h.ld, h.T, h.d, scale);
     return out;
 }
 
@@ -253,10 +255,13 @@ TEST_CASE("attention_causal: every table equals the reference bit for bit", "[fa
     for (int64_t T : {1, 2, 7, 16, 63, 64, 65, 127, 130, 200})
         for (int64_t d : {1, 3, 8, 16, 21, 64}) {
             const Head h = random_head(rng, T, d, T % 3);
-            const auto expected = run_attention(attn::kernels::reference(), h);
+            const auto expected = run_attention(attn::kernels::reference().attention_causal, h);
+            const auto expected_fused = run_attention(attn::kernels::attention_causal_fused_ref, h);
             for (const Table* t : simd_tables()) {
                 INFO("table " << t->name << ", T=" << T << " d=" << d);
-                CHECK(difference(expected, run_attention(*t, h)) == "");
+                CHECK(difference(expected, run_attention(t->attention_causal, h)) == "");
+                if (t->attention_causal_fused)
+                    CHECK(difference(expected_fused, run_attention(t->attention_causal_fused, h)) == "");
             }
         }
 }
@@ -268,13 +273,19 @@ TEST_CASE("attention_causal agrees with the exact path within a size-scaled tole
             for (float sigma : {0.3f, 3.0f}) {  // flat and peaked softmaxes
                 const Head h = random_head(rng, T, d, 1, sigma);
                 const auto exact = exact_attention(h);
-                const auto fast = run_attention(attn::kernels::active(), h);
-                const auto [err, scale] = max_error(fast, exact);
                 double max_v = 0.0;
                 for (float x : h.v) max_v = std::max(max_v, static_cast<double>(std::fabs(x)));
-                INFO("T=" << T << " d=" << d << " sigma=" << sigma << ": max |fast - exact| = " << err
-                          << ", tolerance " << attention_tolerance(T, max_v) << ", max |exact| = " << scale);
-                CHECK(err <= attention_tolerance(T, max_v));
+                // both forms, whichever this CPU has (the fused one where it has FMA)
+                const Table& t = attn::kernels::active();
+                for (Attention attention : {t.attention_causal, t.attention_causal_fused}) {
+                    if (!attention) continue;
+                    const auto [err, scale] = max_error(run_attention(attention, h), exact);
+                    INFO("T=" << T << " d=" << d << " sigma=" << sigma << (attention == t.attention_causal_fused
+                                                                                ? " (fused)" : "")
+                              << ": max |fast - exact| = " << err << ", tolerance " << attention_tolerance(T, max_v)
+                              << ", max |exact| = " << scale);
+                    CHECK(err <= attention_tolerance(T, max_v));
+                }
             }
 }
 

@@ -40,6 +40,12 @@ struct Table {
     void (*attention_causal)(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv,
                              float* out, int64_t ldo, int64_t T, int64_t d, float scale);
 
+    // attention_causal with each multiply-add of the scores and of the context fused (one rounding per
+    // term, so the scores are no longer the exact path's bits); the bits of attention_causal_fused_ref.
+    // Like gemm_fused, only in tables whose CPU has FMA, null elsewhere.
+    void (*attention_causal_fused)(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v,
+                                   int64_t ldv, float* out, int64_t ldo, int64_t T, int64_t d, float scale);
+
     // rows × n, row-major: softmax of each row (§2.2): max, EXP(x - max), the 8-lane sum, times 1/S.
     void (*softmax_rows)(const float* x, float* y, int64_t rows, int64_t n);
 
@@ -69,6 +75,11 @@ float exp_ref(float x);
 // gemm_fused's definition: std::fma per term, in k order from +0, then + bias[j].
 void gemm_fused_ref(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias,
                     float* C, int64_t ldc, int64_t M, int64_t N, int64_t K);
+
+// attention_causal_fused's definition: attention_causal's steps with std::fma for each term of the scores'
+// and the context's running sums.
+void attention_causal_fused_ref(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v,
+                                int64_t ldv, float* out, int64_t ldo, int64_t T, int64_t d, float scale);
 
 // The fast path's exp: EXP's steps with a separate multiply and add instead of each FMA (no FMA on wasm
 // SIMD; within 2 ulp of EXP). Every table computes exactly these bits.

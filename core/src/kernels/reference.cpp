@@ -86,9 +86,12 @@ float tile_sum(const float* p) {
 //   pass 2, weights: m' = max(m, max_j s_ij), alpha = E(m − m'), p_ij = E(s_ij − m'),
 //                    l = l·alpha + tile_sum(p_i)   (E = exp_fast_ref; m starts at -inf, l and o at 0).
 //   pass 3, context: o_ic = o_ic·alpha, then o_ic = o_ic + p_ij·v_jc for the tile's keys j < T, in order.
-// Finally out_ic = o_ic / l_i.
-void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv,
-                      float* out, int64_t ldo, int64_t T, int64_t d, float scale) {
+// Finally out_ic = o_ic / l_i. Fused: each running-sum term of pass 1 and pass 3 is one std::fma.
+template <bool Fused>
+void attention_causal_of(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv,
+                         float* out, int64_t ldo, int64_t T, int64_t d, float scale) {
+    // a + x·y: the product rounded, then the sum; or fused, rounded once
+    const auto term = [](float a, float x, float y) { return Fused ? std::fma(x, y, a) : a + x * y; };
     const float neg_inf = -std::numeric_limits<float>::infinity();
     std::vector<float> p(kAttentionKeys), o(static_cast<size_t>(d));
     for (int64_t i = 0; i < T; ++i) {
@@ -106,7 +109,7 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
                     continue;
                 }
                 float dot = 0.0f;
-                for (int64_t c = 0; c < d; ++c) dot = dot + q[i * ldq + c] * k[j * ldk + c];
+                for (int64_t c = 0; c < d; ++c) dot = term(dot, q[i * ldq + c], k[j * ldk + c]);
                 p[t] = dot / scale;
                 tile_max = p[t] > tile_max ? p[t] : tile_max;
             }
@@ -124,10 +127,15 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
             // pass 3: context
             for (int64_t c = 0; c < d; ++c) o[c] = o[c] * alpha;
             for (int64_t t = 0; t < jn; ++t)
-                for (int64_t c = 0; c < d; ++c) o[c] = o[c] + p[t] * v[(j0 + t) * ldv + c];
+                for (int64_t c = 0; c < d; ++c) o[c] = term(o[c], p[t], v[(j0 + t) * ldv + c]);
         }
         for (int64_t c = 0; c < d; ++c) out[i * ldo + c] = o[c] / l;
     }
+}
+
+void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv,
+                      float* out, int64_t ldo, int64_t T, int64_t d, float scale) {
+    attention_causal_of<false>(q, ldq, k, ldk, v, ldv, out, ldo, T, d, scale);
 }
 
 // rows × n → rows × n: softmax of each row (§2.2).
@@ -217,6 +225,11 @@ float exp_ref(float d) {
     return (u * pow2i(h)) * pow2i(qi - h);
 }
 
+void attention_causal_fused_ref(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v,
+                                int64_t ldv, float* out, int64_t ldo, int64_t T, int64_t d, float scale) {
+    attention_causal_of<true>(q, ldq, k, ldk, v, ldv, out, ldo, T, d, scale);
+}
+
 void gemm_fused_ref(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias,
                     float* C, int64_t ldc, int64_t M, int64_t N, int64_t K) {
     for (int64_t i = 0; i < M; ++i)
@@ -254,8 +267,9 @@ float exp_fast_ref(float d) {
 }
 
 const Table& reference() {
-    // gemm_fused: none, the scalar build has no FMA instruction (std::fma would be a slow library call).
-    static const Table table{"scalar",      matmul, gemm,   nullptr,       attention_causal, softmax_rows,
+    // gemm_fused, attention_causal_fused: none, the scalar build has no FMA instruction (std::fma would be a
+    // slow library call).
+    static const Table table{"scalar",      matmul,       gemm, nullptr, attention_causal, nullptr, softmax_rows,
                              exp,           binary, binary_scalar, masked_fill};
     return table;
 }

@@ -683,13 +683,14 @@ float lane_tree(Vec<Arch>* acc) {
 
 // Causal attention of one head (kernels.hpp; the order is reference.cpp's). Per block of query rows and
 // key tile: scores with the packed GEMM's register block against Kᵀ (keys in the lanes), then each row's
-// online softmax step, then the context with the same block accumulating into the block's o.
+// online softmax step, then the context with the same block accumulating into the block's o. Fused: each
+// term of both products is one FMA (attention_causal_fused).
 //
 // Every operand is packed the way packed_kernel streams it, so its k loop advances by constants (V8 then
 // unrolls it): the query block as slivers of MR rows, the weights likewise, K and V per key tile as panels
 // of NR columns. Keys past T and columns past d are zeros; the extra terms they add are +0·0 = +0, which
 // leaves every running sum's bits as they were (o starts at +0 and is never −0).
-template <class Arch>
+template <class Arch, bool Fused = false>
 void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv,
                       float* out, int64_t ldo, int64_t T, int64_t d, float scale) {
     using V = Vec<Arch>;
@@ -744,7 +745,7 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
             const float* ktile = kp + (j0 / BC) * BC * d;
             for (int64_t p = 0; p < BC / NR; ++p)
                 for (int64_t x = 0; x < slivers; ++x)
-                    packed_kernel<Arch, MR, Bk::NV, false>(qp + x * d * MR, ktile + p * d * NR, d,
+                    packed_kernel<Arch, MR, Bk::NV, Fused>(qp + x * d * MR, ktile + p * d * NR, d,
                                                            s + x * MR * BC + p * NR, BC, true, nullptr);
             for (int64_t r = 0; r < br; ++r) {
                 float* sr = s + r * BC;
@@ -802,7 +803,7 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
             const float* vtile = vp + (j0 / BC) * BC * dp;
             for (int64_t p = 0; p < dp / NR; ++p)
                 for (int64_t x = 0; x < slivers; ++x)
-                    packed_kernel<Arch, MR, Bk::NV, false>(sp + x * BC * MR, vtile + p * BC * NR, BC,
+                    packed_kernel<Arch, MR, Bk::NV, Fused>(sp + x * BC * MR, vtile + p * BC * NR, BC,
                                                            o + x * MR * dp + p * NR, dp, false, nullptr);
         }
         for (int64_t r = 0; r < br; ++r) {
@@ -845,12 +846,21 @@ constexpr auto gemm_fused_of() {
 }
 
 template <class Arch>
+constexpr auto attention_causal_fused_of() {
+    using Attention = void (*)(const float*, int64_t, const float*, int64_t, const float*, int64_t, float*, int64_t,
+                               int64_t, int64_t, float);
+    if constexpr (HasFma<Arch>::value) return static_cast<Attention>(&attention_causal<Arch, true>);
+    else return static_cast<Attention>(nullptr);
+}
+
+template <class Arch>
 Table make_table(const char* name) {
     return Table{name,
                  &matmul<Arch>,
                  &gemm<Arch>,
                  gemm_fused_of<Arch>(),
                  &attention_causal<Arch>,
+                 attention_causal_fused_of<Arch>(),
                  &softmax_rows<Arch>,
                  &exp<Arch>,
                  &binary<Arch>,
