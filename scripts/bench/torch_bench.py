@@ -6,37 +6,17 @@ Commands: `mha <batch>` (the book's MultiHeadAttention(768, 768, 1024, 0.0, 12) 
 One thread (torch.set_num_threads(1)); the first line says which torch and BLAS this is.
 """
 import json
+import os
 import sys
 import time
 
 import torch
-import torch.nn as nn
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "golden"))
+from torch_modules import MHA  # noqa: E402
 
 torch.set_num_threads(1)
 T, D, HEADS = 1024, 768, 12
-
-
-class MHA(nn.Module):  # the book's MultiHeadAttention (as tests/golden/gen_gpt2.py)
-    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
-        super().__init__()
-        self.d_out, self.num_heads, self.head_dim = d_out, num_heads, d_out // num_heads
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.out_proj = nn.Linear(d_out, d_out)
-        self.dropout = nn.Dropout(dropout)
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
-
-    def forward(self, x):
-        b, t, _ = x.shape
-        keys = self.W_key(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
-        queries = self.W_query(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
-        values = self.W_value(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
-        scores = queries @ keys.transpose(2, 3)
-        scores.masked_fill_(self.mask.bool()[:t, :t], -torch.inf)
-        weights = self.dropout(torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1))
-        ctx = (weights @ values).transpose(1, 2).contiguous().view(b, t, self.d_out)
-        return self.out_proj(ctx)
 
 
 def model(batch):

@@ -25,6 +25,9 @@ import sys
 import torch
 import torch.nn as nn
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_modules import MHA, Causal, SelfAttentionV1, SelfAttentionV2, Wrapper  # noqa: E402
+
 torch.set_num_threads(1)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -513,100 +516,7 @@ def ops_cases():
 
 
 # ---------------------------------------------------------------------------------------------
-# Group c: the chapter's modules (written here after the book's classes)
-
-
-class SelfAttentionV1(nn.Module):
-    def __init__(self, d_in, d_out):
-        super().__init__()
-        self.d_out = d_out
-        self.W_query = nn.Parameter(torch.rand(d_in, d_out))
-        self.W_key = nn.Parameter(torch.rand(d_in, d_out))
-        self.W_value = nn.Parameter(torch.rand(d_in, d_out))
-
-    def forward(self, x):
-        keys = x @ self.W_key
-        queries = x @ self.W_query
-        values = x @ self.W_value
-        scores = queries @ keys.T
-        weights = torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1)
-        return weights @ values
-
-
-class SelfAttentionV2(nn.Module):
-    def __init__(self, d_in, d_out, qkv_bias=False):
-        super().__init__()
-        self.d_out = d_out
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-
-    def forward(self, x):
-        keys = self.W_key(x)
-        queries = self.W_query(x)
-        values = self.W_value(x)
-        scores = queries @ keys.T
-        weights = torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1)
-        return weights @ values
-
-
-class Causal(nn.Module):
-    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
-        super().__init__()
-        self.d_out = d_out
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.dropout = nn.Dropout(dropout)
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
-
-    def forward(self, x):
-        b, num_tokens, d_in = x.shape
-        keys = self.W_key(x)
-        queries = self.W_query(x)
-        values = self.W_value(x)
-        scores = queries @ keys.transpose(1, 2)
-        scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
-        weights = torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1)
-        weights = self.dropout(weights)
-        return weights @ values
-
-
-class Wrapper(nn.Module):
-    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
-        super().__init__()
-        self.heads = nn.ModuleList(
-            [Causal(d_in, d_out, context_length, dropout, qkv_bias) for _ in range(num_heads)])
-
-    def forward(self, x):
-        return torch.cat([h(x) for h in self.heads], dim=-1)
-
-
-class MHA(nn.Module):
-    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
-        super().__init__()
-        assert d_out % num_heads == 0
-        self.d_out = d_out
-        self.num_heads = num_heads
-        self.head_dim = d_out // num_heads
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.out_proj = nn.Linear(d_out, d_out)
-        self.dropout = nn.Dropout(dropout)
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
-
-    def forward(self, x):
-        b, t, _ = x.shape
-        keys = self.W_key(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
-        queries = self.W_query(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
-        values = self.W_value(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
-        scores = queries @ keys.transpose(2, 3)
-        scores.masked_fill_(self.mask.bool()[:t, :t], -torch.inf)
-        weights = torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1)
-        weights = self.dropout(weights)
-        ctx = (weights @ values).transpose(1, 2).contiguous().view(b, t, self.d_out)
-        return self.out_proj(ctx)
+# Group c: the chapter's modules (tests/golden/torch_modules.py)
 
 
 def module_case(kind, cfg, seed, x_source, mode, input_seed, store_params=True):

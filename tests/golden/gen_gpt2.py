@@ -12,9 +12,12 @@ mode; its input is torch.rand(b, 1024, 768) drawn right after it. The 3 MB outpu
 """
 import json
 import os
+import sys
 
 import torch
-import torch.nn as nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_modules import MHA  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -27,36 +30,6 @@ ROWS = [0, 1, 2, 63, 64, 65, 127, 128, 500, 1023]
 COLS = [0, 1, 2, 63, 64, 383, 384, 700, 767]
 HEAD = 5
 WEIGHT_ROWS = [0, 1, 64, 200, 1023]
-
-
-class MHA(nn.Module):  # the book's MultiHeadAttention, as in gen_golden.py
-    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
-        super().__init__()
-        assert d_out % num_heads == 0
-        self.d_out = d_out
-        self.num_heads = num_heads
-        self.head_dim = d_out // num_heads
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.out_proj = nn.Linear(d_out, d_out)
-        self.dropout = nn.Dropout(dropout)
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
-
-    def weights(self, x):
-        b, t, _ = x.shape
-        keys = self.W_key(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
-        queries = self.W_query(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
-        scores = queries @ keys.transpose(2, 3)
-        scores.masked_fill_(self.mask.bool()[:t, :t], -torch.inf)
-        return torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1)
-
-    def forward(self, x):
-        b, t, _ = x.shape
-        values = self.W_value(x).view(b, t, self.num_heads, self.head_dim).transpose(1, 2)
-        weights = self.dropout(self.weights(x))
-        ctx = (weights @ values).transpose(1, 2).contiguous().view(b, t, self.d_out)
-        return self.out_proj(ctx)
 
 
 def hex_bits(t):
