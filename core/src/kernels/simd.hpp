@@ -480,7 +480,10 @@ private:
 // C[MR, NR] (+)= Ap · Bp over kc: Ap is [kc][MR] (a sliver of A, k-major), Bp is [kc][NR] (a panel of B).
 // Starts from +0 or from C; with `bias`, the finished sums get + bias[j] before they are stored.
 // Fused: each term is one FMA (gemm_fused), else a multiply then an add (gemm, PyTorch's order).
-template <class Arch, int MR, int NV, bool Fused>
+//
+// A's element (r, k) sits at Ap[r·RS + k·KS]: a sliver by default (RS = 1, KS = MR), or, with RS = row
+// length and KS = 1, MR rows of a matrix whose row length is known at compile time, read in place.
+template <class Arch, int MR, int NV, bool Fused, int64_t RS = 1, int64_t KS = MR>
 void packed_kernel(const float* Ap, const float* Bp, int64_t kc, float* C, int64_t ldc, bool from_zero,
                    const float* bias) {
     using V = Vec<Arch>;
@@ -493,11 +496,11 @@ void packed_kernel(const float* Ap, const float* Bp, int64_t kc, float* C, int64
     // by hand, clang hoists every step's loads to the top and V8 then spills registers; V8 unrolls it itself.)
     const float* a = Ap;
     const float* b = Bp;
-    for (int64_t k = 0; k < kc; ++k, a += MR, b += NR) {
+    for (int64_t k = 0; k < kc; ++k, a += KS, b += NR) {
         V bv[NV];
         for (int v = 0; v < NV; ++v) bv[v] = V::load_aligned(b + v * W);
         for (int r = 0; r < MR; ++r) {
-            const V av(a[r]);
+            const V av(a[r * RS]);
             for (int v = 0; v < NV; ++v) {
                 if constexpr (Fused) acc[r][v] = Fma<Arch>{}(av, bv[v], acc[r][v]);
                 else acc[r][v] = acc[r][v] + av * bv[v];  // product rounded, then sum rounded
@@ -686,10 +689,11 @@ float lane_tree(Vec<Arch>* acc) {
 // online softmax step, then the context with the same block accumulating into the block's o. Fused: each
 // term of both products is one FMA (attention_causal_fused).
 //
-// Every operand is packed the way packed_kernel streams it, so its k loop advances by constants (V8 then
-// unrolls it): the query block as slivers of MR rows, the weights likewise, K and V per key tile as panels
-// of NR columns. Keys past T and columns past d are zeros; the extra terms they add are +0·0 = +0, which
-// leaves every running sum's bits as they were (o starts at +0 and is never −0).
+// The operands are laid out the way packed_kernel streams them, so its k loop advances by constants (V8
+// then unrolls it): the query block as slivers of MR rows, K and V per key tile as panels of NR columns,
+// and the weights read in place (their row length, BC, is a constant). Keys past T and columns past d are
+// zeros; the extra terms they add are +0·0 = +0, which leaves every running sum's bits as they were (o
+// starts at +0 and is never −0).
 template <class Arch, bool Fused = false>
 void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v, int64_t ldv,
                       float* out, int64_t ldo, int64_t T, int64_t d, float scale) {
@@ -705,20 +709,24 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
     const int64_t tiles = (T + BC - 1) / BC;
     const int64_t dp = (d + NR - 1) / NR * NR;  // o's row length: d padded to whole panels
     // Every part but the last is a whole number of 64-byte lines, so all of them stay aligned.
-    Scratch buffer(2 * BRP * BC + BRP * dp + tiles * BC * (d + dp) + BRP * d);
-    float* s = buffer.data();  // the tile of scores, then of weights, as rows of BC
-    float* sp = s + BRP * BC;  // the weights packed as slivers [BRP/MR][BC][MR]
-    float* o = sp + BRP * BC;  // the block's running context, rows of dp
+    Scratch buffer(BRP * BC + BRP * dp + tiles * BC * (d + dp) + BRP * d);
+    float* s = buffer.data();  // the tile of scores, then of weights, as rows of BC (read in place by pass 3)
+    float* o = s + BRP * BC;  // the block's running context, rows of dp
     float* kp = o + BRP * dp;  // per tile, Kᵀ as panels [BC/NR][d][NR]
     float* vp = kp + tiles * BC * d;  // per tile, V as panels [dp/NR][BC][NR]
     float* qp = vp + tiles * BC * dp;  // the query block packed as slivers [BRP/MR][d][MR]
+    // Key by key (zeros past T): its column of Kᵀ panel j/NR, and its row of each V panel.
     for (int64_t j = 0; j < tiles * BC; ++j) {
-        float* kcol = kp + (j / BC) * BC * d + (j % BC) / NR * d * NR + j % NR;
-        float* vrow = vp + (j / BC) * BC * dp + (j % BC) * NR;
+        const bool real = j < T;
+        float* kdst = kp + (j / NR) * NR * d + j % NR;
         ATTN_SCALAR_LOOP
-        for (int64_t c = 0; c < d; ++c) kcol[c * NR] = j < T ? k[j * ldk + c] : 0.0f;
-        ATTN_SCALAR_LOOP
-        for (int64_t c = 0; c < dp; ++c) vrow[c / NR * BC * NR + c % NR] = j < T && c < d ? v[j * ldv + c] : 0.0f;
+        for (int64_t c = 0; c < d; ++c) kdst[c * NR] = real ? k[j * ldk + c] : 0.0f;
+        float* vdst = vp + (j / BC) * BC * dp + (j % BC) * NR;
+        for (int64_t c0 = 0; c0 < dp; c0 += NR, vdst += BC * NR) {
+            const int64_t n = real ? min_i64(NR, d - c0) : 0;
+            for (int64_t x = 0; x < n; ++x) vdst[x] = v[j * ldv + c0 + x];
+            for (int64_t x = n; x < NR; ++x) vdst[x] = 0.0f;
+        }
     }
     alignas(64) float m[BR], m_new[BR], alpha[BR];  // per row of the block: the max so far, the new one
     float l[BR];
@@ -798,13 +806,13 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
                     for (int64_t c = 0; c < dp; c += W) (V::load_aligned(orow + c) * av).store_aligned(orow + c);
                 }
             }
-            // pass 3: o += P · V over the tile's keys, in order
-            pack_a<MR>(s, BC, br, BC, sp);
+            // pass 3: o += P · V over the tile's keys, in order (P's rows read in place: rows past br hold
+            // the +0 scores of zero queries)
             const float* vtile = vp + (j0 / BC) * BC * dp;
             for (int64_t p = 0; p < dp / NR; ++p)
                 for (int64_t x = 0; x < slivers; ++x)
-                    packed_kernel<Arch, MR, Bk::NV, Fused>(sp + x * BC * MR, vtile + p * BC * NR, BC,
-                                                           o + x * MR * dp + p * NR, dp, false, nullptr);
+                    packed_kernel<Arch, MR, Bk::NV, Fused, BC, 1>(s + x * MR * BC, vtile + p * BC * NR, BC,
+                                                                  o + x * MR * dp + p * NR, dp, false, nullptr);
         }
         for (int64_t r = 0; r < br; ++r) {
             const float* orow = o + r * dp;
