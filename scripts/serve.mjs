@@ -1,5 +1,6 @@
 // Serves the teaching page and everything it loads, from this checkout only (no network):
 //   /            web/index.html
+//   /bench       web/bench.html (GPT-2-size attention timed live, one head's map)
 //   /web/...     the page's scripts and styles
 //   /wasm/...    the JavaScript API and the built WebAssembly (wasm/dist)
 //   /vendor/katex/...  KaTeX from node_modules
@@ -34,6 +35,7 @@ const types = {
 // The file a URL path names, or null when it falls outside the served folders.
 function resolve(pathname) {
   if (pathname === '/' || pathname === '/index.html') return join(root, 'web', 'index.html');
+  if (pathname === '/bench' || pathname === '/bench.html') return join(root, 'web', 'bench.html');
   for (const [prefix, dir] of routes) {
     if (!pathname.startsWith(prefix)) continue;
     const file = normalize(join(dir, decodeURIComponent(pathname.slice(prefix.length))));

@@ -1,0 +1,242 @@
+// The bench page (/bench): GPT-2-size MultiHeadAttention timed live and one head's attention map. The times
+// appear and are positive; the map is drawn (a coloured lower triangle, a masked upper one); the weight read
+// by pointing at a cell is the one the same API computes in Node; the keyboard moves the cell; a missing
+// WebAssembly file gives a clear message; axe-core, console errors and a 390 px phone.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { loadAttention } from '../../wasm/index.js';
+import { artifacts, assertNoProblems, closePage, newPage, root, setup } from './harness.mjs';
+
+const T = 1024;
+let env;
+let reference; // the same model and x as the page, in Node: { weights(head) -> Float32Array [T*T] }
+
+before(async () => {
+  env = await setup();
+  const torch = await loadAttention();
+  // the same random draws in the same order as web/bench.js
+  torch.manualSeed(123);
+  const mha = new torch.MultiHeadAttention(768, 768, T, 0.0, 12).eval();
+  const x = torch.rand(1, T, 768);
+  const cache = new Map();
+  reference = {
+    weights(head) {
+      if (!cache.has(head)) cache.set(head, mha.attentionWeights(x, head, T).data);
+      return cache.get(head);
+    },
+  };
+});
+after(async () => {
+  await env?.close();
+});
+
+/** Opens /bench (with a query) and waits until the model is built and the first map drawn. */
+async function openBench(page, query = '?runs=1') {
+  await page.goto(`${env.base}bench${query}`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready, undefined, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.ready), 'true', 'the page is ready');
+}
+
+/** Clicks Run and waits for the last warm run. */
+async function runOnce(page) {
+  await page.click('#run');
+  await page.waitForFunction(() => document.getElementById('results').dataset.state === 'done', undefined, { timeout: 60_000 });
+}
+
+/** Points at the centre of a cell of the map and returns what the readout says about it. */
+async function pointAt(page, row, col) {
+  const canvas = page.locator('#map');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + ((col + 0.5) / T) * box.width, box.y + ((row + 0.5) / T) * box.height);
+  return readout(page);
+}
+
+const readout = (page) =>
+  page.evaluate(() => {
+    const el = document.getElementById('readout');
+    return { row: Number(el.dataset.row), col: Number(el.dataset.col), value: el.dataset.value, text: el.textContent };
+  });
+
+// The page's own formatting of a weight (web/bench.js formatWeight).
+const formatWeight = (v) => (v === 0 ? '0' : String(Number(v.toPrecision(4))));
+
+test('Run times the forward: a first call apart, then the warm runs, all positive, with GFLOP/s', async () => {
+  const page = await newPage(env.browser);
+  await openBench(page);
+  assert.match(await page.textContent('#backend'), /^WebAssembly · (SIMD|scalar)$/);
+  assert.equal(await page.inputValue('#runs'), '1', '?runs=1 sets the warm runs');
+  await runOnce(page);
+  const shown = await page.evaluate(() => {
+    const stat = (id) => ({ ms: Number(document.getElementById(`${id}-ms`).dataset.ms), text: document.getElementById(`${id}-ms`).textContent, rate: document.getElementById(`${id}-gflops`).textContent });
+    return {
+      first: stat('first'),
+      median: stat('median'),
+      min: stat('min'),
+      max: stat('max'),
+      rows: [...document.querySelectorAll('#runs-body tr')].map((tr) => ({ label: tr.querySelector('th').textContent, ms: Number(tr.dataset.ms) })),
+      runDisabled: document.getElementById('run').disabled,
+      flop: document.body.innerText.includes('6.44 GFLOP'),
+    };
+  });
+  console.log(`first call ${shown.first.text}, warm ${shown.median.text} (${shown.median.rate})`);
+  for (const key of ['first', 'median', 'min', 'max']) {
+    const { ms, text, rate } = shown[key];
+    assert.ok(Number.isFinite(ms) && ms > 0, `${key}: ${ms} ms`);
+    assert.match(text, /^\d+\.\d ms$/, `${key} shows a time`);
+    assert.match(rate, /^\d+\.\d GFLOP\/s$/, `${key} shows GFLOP/s`);
+  }
+  assert.equal(shown.rows.length, 2, 'the table has the first call and one warm run');
+  assert.ok(shown.rows.every((r) => r.ms > 0), JSON.stringify(shown.rows));
+  assert.equal(shown.median.ms, shown.rows[1].ms, 'one warm run: it is the median');
+  assert.equal(shown.runDisabled, false, 'Run is enabled again');
+  assert.ok(shown.flop, 'the page states the FLOP count');
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('the map is drawn: many colours below the diagonal, only the masked colours above it', async () => {
+  const page = await newPage(env.browser);
+  await openBench(page);
+  const drawn = await page.evaluate((T) => {
+    const canvas = document.getElementById('map');
+    const px = canvas.getContext('2d').getImageData(0, 0, T, T).data;
+    const allowed = new Set([canvas.dataset.masked, canvas.dataset.hatch]);
+    const lower = new Set();
+    let upperWrong = 0;
+    for (let i = 0; i < T; i++) {
+      for (let j = 0; j < T; j++) {
+        const at = (i * T + j) * 4;
+        const rgb = `${px[at]},${px[at + 1]},${px[at + 2]}`;
+        if (j > i) upperWrong += allowed.has(rgb) ? 0 : 1;
+        else lower.add(rgb);
+      }
+    }
+    return { lowerColours: lower.size, upperWrong, masked: canvas.dataset.masked, maskedInLower: lower.has(canvas.dataset.masked) };
+  }, T);
+  assert.ok(drawn.masked, 'the canvas names its masked colour');
+  assert.ok(drawn.lowerColours > 20, `the lower triangle has ${drawn.lowerColours} colours`);
+  assert.equal(drawn.upperWrong, 0, 'every pixel above the diagonal is the masked colour or its hatching');
+  assert.equal(drawn.maskedInLower, false, 'the masked colour is not a weight’s colour');
+  const caption = await page.textContent('#map-caption');
+  assert.match(caption, /upper triangle[^.]*masked/i, 'the caption says the upper triangle is masked');
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('pointing at a cell reads the weight Node computes with the same API; heads and the keyboard too', async () => {
+  const page = await newPage(env.browser);
+  await openBench(page);
+
+  const check = async (head, row, col) => {
+    const seen = await pointAt(page, row, col);
+    assert.ok(Math.abs(seen.row - row) <= 1 && Math.abs(seen.col - col) <= 1, `pointed at (${row}, ${col}), read (${seen.row}, ${seen.col})`);
+    const expected = reference.weights(head)[seen.row * T + seen.col];
+    assert.equal(Number(seen.value), expected, `head ${head} weight (${seen.row}, ${seen.col})`);
+    assert.ok(seen.text.includes(`query ${seen.row}, key ${seen.col}`), seen.text);
+    assert.ok(seen.text.includes(formatWeight(expected)), `the readout shows ${formatWeight(expected)}: ${seen.text}`);
+    return seen;
+  };
+
+  const below = await check(0, 700, 300);
+  assert.ok(Number(below.value) > 0 && !/masked/.test(below.text));
+  const above = await check(0, 100, 900);
+  assert.equal(Number(above.value), 0);
+  assert.match(above.text, /masked/);
+
+  await page.selectOption('#head', '7');
+  await page.waitForFunction(() => document.getElementById('map').dataset.head === '7' && !document.getElementById('head').disabled);
+  assert.match(new URL(page.url()).search, /head=7/, 'the head is kept in the link');
+  await check(7, 1000, 12);
+
+  // keyboard: a click pins a cell, ArrowRight moves one key along, Shift+ArrowDown 64 queries down
+  await page.mouse.click(...(await cellCentre(page, 500, 200)));
+  const pinned = await readout(page);
+  await page.keyboard.press('ArrowRight');
+  let now = await readout(page);
+  assert.deepEqual([now.row, now.col], [pinned.row, pinned.col + 1]);
+  await page.keyboard.press('Shift+ArrowDown');
+  now = await readout(page);
+  assert.deepEqual([now.row, now.col], [pinned.row + 64, pinned.col + 1]);
+  assert.equal(Number(now.value), reference.weights(7)[now.row * T + now.col]);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+async function cellCentre(page, row, col) {
+  const box = await page.locator('#map').boundingBox();
+  return [box.x + ((col + 0.5) / T) * box.width, box.y + ((row + 0.5) / T) * box.height];
+}
+
+test('axe-core finds no serious or critical violations, before and after a run', async (t) => {
+  // bypassCSP: axe is injected as an inline script
+  const page = await newPage(env.browser, { contextOptions: { bypassCSP: true } });
+  await openBench(page);
+  const found = [];
+  for (const when of ['loaded', 'after a run']) {
+    if (when === 'after a run') await runOnce(page);
+    await page.addScriptTag({ path: `${root}node_modules/axe-core/axe.min.js` });
+    const violations = await page.evaluate(async () => {
+      const result = await window.axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+    });
+    for (const v of violations) {
+      const line = `[${when}] ${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`;
+      if (v.impact === 'serious' || v.impact === 'critical') found.push(line);
+      else t.diagnostic(`minor: ${line}`);
+    }
+  }
+  assert.deepEqual(found, [], `axe-core reports serious or critical violations:\n${found.join('\n')}`);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('no horizontal scroll at 390 px, after a run and with a weight read', async () => {
+  const page = await newPage(env.browser, { width: 390, height: 844 });
+  await openBench(page);
+  await runOnce(page);
+  await pointAt(page, 600, 100);
+  const m = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth,
+    sticking: [...document.querySelectorAll('body *')]
+      .filter((el) => el.getClientRects().length > 0 && el.getBoundingClientRect().right > 391 && !el.closest('.runs-box'))
+      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className}`)
+      .slice(0, 6),
+  }));
+  await page.screenshot({ path: `${artifacts}bench-390.png`, fullPage: true });
+  assert.ok(m.width <= 390, `scrollWidth ${m.width}`);
+  assert.deepEqual(m.sticking, [], 'nothing sticks out to the right');
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('a WebAssembly file that fails to load gives a clear message, not "Loading…" forever', async () => {
+  const page = await newPage(env.browser);
+  await page.route(/\/wasm\/dist\/.*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(`${env.base}bench`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'error', undefined, { timeout: 30_000 });
+  const shown = await page.evaluate(() => ({
+    alert: document.querySelector('#status .fatal[role="alert"]')?.textContent ?? '',
+    busy: document.getElementById('status').getAttribute('aria-busy'),
+    run: document.getElementById('run').disabled,
+  }));
+  assert.match(shown.alert, /WebAssembly module could not be loaded/);
+  assert.equal(shown.busy, null, 'aria-busy is gone');
+  assert.equal(shown.run, true, 'Run stays disabled');
+  await closePage(page);
+});
+
+test('the teaching page links to /bench and /bench.html links back', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(env.base);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
+  await Promise.all([page.waitForURL(/\/bench$/), page.click('a[href="./bench"]')]);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
+  await page.goto(`${env.base}bench.html`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
+  await Promise.all([page.waitForURL((url) => url.pathname === '/'), page.click('.bench-footer a[href="./"]')]);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
+  assertNoProblems(page);
+  await closePage(page);
+});

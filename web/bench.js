@@ -1,0 +1,429 @@
+// The bench page: MultiHeadAttention(768, 768, 1024, 0.0, 12) forward timed live (the first call apart,
+// then N warm runs) and one head's 1024 × 1024 attention map drawn pixel by pixel. Everything runs on the
+// main thread, so the page yields to the browser between forwards to show its progress.
+//
+// Nothing here needs freeing: tensors hold their values in JavaScript, and the module's C++ object is freed
+// by the API once its wrapper is garbage-collected.
+import { h } from './render/dom.js';
+
+const T = 1024;
+const D = 768;
+const HEADS = 12;
+const HEAD_DIM = D / HEADS;
+// A multiply-add counts as 2. The four projections, plus only the causal half of the scores and of the
+// weighted sum: 6.44 GFLOP at B = 1, the count scripts/bench.mjs uses.
+const B = 1;
+const FLOP = 4 * 2 * B * T * D * D + 2 * 2 * B * HEADS * ((T * (T + 1)) / 2) * HEAD_DIM;
+const RUNS_MIN = 1;
+const RUNS_MAX = 20;
+
+const $ = (id) => document.getElementById(id);
+const els = {
+  status: $('status'),
+  backend: $('backend'),
+  form: $('run-form'),
+  runs: $('runs'),
+  run: $('run'),
+  progress: $('progress'),
+  results: $('results'),
+  runsBody: $('runs-body'),
+  head: $('head'),
+  readout: $('readout'),
+  canvas: $('map'),
+  mark: $('map-mark'),
+  scaleLow: $('scale-low'),
+  scaleHigh: $('scale-high'),
+  scaleHead: $('scale-head'),
+  scaleBar: document.querySelector('.map-scale .scale-bar'),
+};
+
+const state = {
+  torch: null,
+  mha: null,
+  x: null,
+  firstMs: null, // the first forward since the page loaded (code it first runs may be in V8's baseline tier)
+  running: false,
+  map: null, // { head, weights: Float32Array [T*T], ratio }
+  pinned: null, // the cell a click or the keyboard chose: { row, col }
+};
+
+const params = new URLSearchParams(location.search);
+
+boot();
+
+async function boot() {
+  let api;
+  try {
+    api = await import('../wasm/index.js');
+  } catch (error) {
+    return fatal('The page’s scripts could not be loaded.', error);
+  }
+  try {
+    state.torch = await api.loadAttention();
+  } catch (error) {
+    return fatal('The WebAssembly module could not be loaded, so nothing can be computed.', error);
+  }
+  const { torch } = state;
+  els.backend.textContent = torch.backend === 'wasm-simd128' ? 'WebAssembly · SIMD' : 'WebAssembly · scalar';
+  els.backend.title = `torch.backend: ${torch.backend}`;
+  els.backend.dataset.backend = torch.backend;
+
+  // Let "Loading…" paint before the model's weights and x are drawn (a blocking fraction of a second).
+  await nextFrame();
+  try {
+    torch.manualSeed(123);
+    state.mha = new torch.MultiHeadAttention(D, D, T, 0.0, HEADS).eval();
+    state.x = torch.rand(B, T, D);
+    const head = Number(params.get('head'));
+    const firstHead = Number.isInteger(head) && head >= 0 && head < HEADS ? head : 0;
+    els.head.replaceChildren(...Array.from({ length: HEADS }, (_, i) => h('option', { value: i }, String(i))));
+    els.head.value = String(firstHead);
+    drawHead(firstHead);
+  } catch (error) {
+    return fatal('The model could not be built.', error);
+  }
+
+  const runs = Number(params.get('runs'));
+  if (Number.isInteger(runs) && runs >= RUNS_MIN && runs <= RUNS_MAX) els.runs.value = String(runs);
+
+  wireEvents();
+  els.run.disabled = false;
+  els.head.disabled = false;
+  els.status.removeAttribute('aria-busy');
+  els.status.replaceChildren();
+  document.documentElement.dataset.ready = 'true';
+}
+
+function fatal(message, error) {
+  document.documentElement.dataset.ready = 'error';
+  els.status.removeAttribute('aria-busy');
+  els.status.replaceChildren(
+    h(
+      'div',
+      { class: 'fatal', role: 'alert' },
+      h('h2', {}, 'The benchmark could not start'),
+      h('p', {}, message),
+      error ? h('p', {}, h('code', {}, String(error?.message ?? error))) : null,
+      h('p', {}, 'Serve the project with ', h('code', {}, 'node scripts/serve.mjs'), ' and open the address it prints; the WebAssembly files are built by ', h('code', {}, 'scripts/build-wasm.sh'), '.'),
+    ),
+  );
+  els.run.disabled = true;
+  els.head.disabled = true;
+  els.backend.textContent = 'not loaded';
+}
+
+/** Resolves after the browser has had the chance to paint (so progress shows before a blocking forward). */
+function nextFrame() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+// ---------------------------------------------------------------- timing
+
+function timeForward() {
+  const start = performance.now();
+  state.mha.forward(state.x);
+  return performance.now() - start;
+}
+
+const gflops = (ms) => FLOP / ms / 1e6;
+const formatMs = (ms) => `${ms.toFixed(1)} ms`;
+const formatRate = (ms) => `${gflops(ms).toFixed(1)} GFLOP/s`;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function readRuns() {
+  const n = Math.round(Number(els.runs.value));
+  return Number.isFinite(n) ? Math.min(RUNS_MAX, Math.max(RUNS_MIN, n)) : 5;
+}
+
+async function run() {
+  if (state.running) return;
+  const count = readRuns();
+  els.runs.value = String(count);
+  setRunning(true);
+  els.results.hidden = false;
+  els.runsBody.replaceChildren();
+  for (const id of ['median', 'min', 'max']) showStat(id, null);
+  const rows = [];
+  const warm = [];
+  try {
+    if (state.firstMs === null) {
+      progress('First call…');
+      await nextFrame();
+      state.firstMs = timeForward();
+      rows.push({ label: 'first call', ms: state.firstMs, first: true });
+    }
+    showStat('first', state.firstMs);
+    for (let i = 1; i <= count; i++) {
+      progress(`Warm run ${i} of ${count}…`);
+      renderRows(rows, count);
+      await nextFrame();
+      const ms = timeForward();
+      warm.push(ms);
+      rows.push({ label: `warm ${i}`, ms });
+      showStat('median', median(warm));
+      showStat('min', Math.min(...warm));
+      showStat('max', Math.max(...warm));
+    }
+    renderRows(rows, count);
+    const m = median(warm);
+    progress(`Done: ${count} warm ${count === 1 ? 'run' : 'runs'}, median ${formatMs(m)} (${formatRate(m)}).`);
+    els.results.dataset.state = 'done';
+  } catch (error) {
+    progress(`The forward failed: ${error?.message ?? error}`, true);
+    els.results.dataset.state = 'error';
+  } finally {
+    setRunning(false);
+  }
+}
+
+function setRunning(running) {
+  state.running = running;
+  els.run.disabled = running;
+  els.runs.disabled = running;
+  els.head.disabled = running; // drawing a map between forwards would share their time
+  els.run.textContent = running ? 'Running…' : 'Run again';
+  if (running) els.results.dataset.state = 'running';
+  els.results.setAttribute('aria-busy', String(running));
+}
+
+function progress(text, isError = false) {
+  els.progress.textContent = text;
+  els.progress.classList.toggle('is-error', isError);
+}
+
+function showStat(id, ms) {
+  const value = $(`${id}-ms`);
+  value.textContent = ms === null ? '…' : formatMs(ms);
+  value.dataset.ms = ms === null ? '' : String(ms);
+  $(`${id}-gflops`).textContent = ms === null ? '' : formatRate(ms);
+}
+
+/** The table of forwards so far, with a bar for each time against the slowest; pending rows greyed. */
+function renderRows(rows, count) {
+  const slowest = Math.max(...rows.map((r) => r.ms), 1);
+  const done = rows.filter((r) => !r.first).length;
+  const pending = Array.from({ length: count - done }, (_, k) => ({ label: `warm ${done + k + 1}`, ms: null }));
+  els.runsBody.replaceChildren(
+    ...[...rows, ...pending].map((r) =>
+      h(
+        'tr',
+        { class: r.ms === null ? 'is-pending' : r.first ? 'is-first' : null, 'data-ms': r.ms ?? '' },
+        h('th', { scope: 'row' }, r.label),
+        h('td', { class: 'num' }, r.ms === null ? '…' : formatMs(r.ms)),
+        h('td', { class: 'num' }, r.ms === null ? '' : gflops(r.ms).toFixed(1)),
+        h('td', { class: 'bar-cell' }, r.ms === null ? null : h('span', { class: 'run-bar', style: { '--share': (r.ms / slowest).toFixed(4) } })),
+      ),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- the attention map
+
+// Weights are shown against an even share (1 / (i + 1) in row i): the ratio's log, clipped at ±log(ratio)
+// where ratio is the smallest of these that holds at least 99 % of the head's visible weights.
+const NICE_RATIOS = [1.02, 1.05, 1.1, 1.15, 1.2, 1.3, 1.5, 2, 3, 5, 10, 20, 50, 100, 1e3, 1e4, 1e6];
+const HATCH_PERIOD = 16; // canvas pixels between the masked triangle's diagonal lines
+const HATCH_WIDTH = 3;
+
+function drawHead(head) {
+  const weights = state.mha.attentionWeights(state.x, head, T).data; // [1, T, T], row-major
+  state.map = { head, weights, ratio: clipRatio(weights) };
+  paintMap();
+  if (params.get('head') !== String(head) && (head !== 0 || params.has('head'))) {
+    params.set('head', String(head));
+    history.replaceState(null, '', `${location.pathname}?${params}`);
+  }
+  els.canvas.dataset.head = String(head);
+  els.canvas.setAttribute('aria-label', `Attention map of head ${head}: 1024 queries by 1024 keys, the upper triangle masked`);
+  showCell(state.pinned);
+}
+
+function clipRatio(weights) {
+  const logs = new Float32Array((T * (T + 1)) / 2);
+  let n = 0;
+  for (let i = 0; i < T; i++) {
+    for (let j = 0; j <= i; j++) logs[n++] = Math.abs(Math.log(weights[i * T + j] * (i + 1)));
+  }
+  logs.sort();
+  const p99 = Math.exp(logs[Math.floor(0.99 * (logs.length - 1))]);
+  return NICE_RATIOS.find((r) => r >= p99) ?? NICE_RATIOS.at(-1);
+}
+
+/** The page's colours as RGBA bytes (any CSS colour: the canvas converts it). */
+function cssColours(names) {
+  const style = getComputedStyle(document.body);
+  const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+  probe.canvas.width = names.length;
+  probe.canvas.height = 1;
+  names.forEach((name, i) => {
+    probe.fillStyle = style.getPropertyValue(name).trim() || '#888';
+    probe.fillRect(i, 0, 1, 1);
+  });
+  const bytes = probe.getImageData(0, 0, names.length, 1).data;
+  return names.map((_, i) => bytes.slice(i * 4, i * 4 + 4));
+}
+
+/** 256 colours from less (orange) through an even share (the panel's colour) to more (blue). */
+function colourRamp() {
+  const [low, mid, high] = cssColours(['--map-low', '--map-mid', '--map-high']);
+  const ramp = new Uint8ClampedArray(256 * 4);
+  const toLinear = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const toByte = (c) => 255 * (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055);
+  for (let k = 0; k < 256; k++) {
+    const t = (k / 255) * 2 - 1;
+    const [from, to, s] = t < 0 ? [mid, low, -t] : [mid, high, t];
+    for (let c = 0; c < 3; c++) {
+      // mixed in linear light, so the middle of each half does not look muddy
+      ramp[k * 4 + c] = toByte(toLinear(from[c]) * (1 - s) + toLinear(to[c]) * s);
+    }
+    ramp[k * 4 + 3] = 255;
+  }
+  return ramp;
+}
+
+function paintMap() {
+  const { weights, ratio } = state.map;
+  const ramp = colourRamp();
+  const [masked, hatch] = cssColours(['--map-masked', '--map-hatch']);
+  const ctx = els.canvas.getContext('2d');
+  const image = ctx.createImageData(T, T);
+  const px = image.data;
+  const scale = 255 / (2 * Math.log(ratio));
+  for (let i = 0; i < T; i++) {
+    for (let j = 0; j < T; j++) {
+      const at = (i * T + j) * 4;
+      let from = ramp;
+      let k = 0;
+      if (j > i) {
+        from = (i + j) % HATCH_PERIOD < HATCH_WIDTH ? hatch : masked;
+      } else {
+        const level = Math.log(weights[i * T + j] * (i + 1)) * scale + 127.5;
+        k = (level <= 0 ? 0 : level >= 255 ? 255 : Math.round(level)) * 4; // NaN (a zero weight) ends at 0 too
+      }
+      px[at] = from[k];
+      px[at + 1] = from[k + 1];
+      px[at + 2] = from[k + 2];
+      px[at + 3] = 255;
+    }
+  }
+  ctx.putImageData(image, 0, 0);
+  els.canvas.dataset.masked = `${masked[0]},${masked[1]},${masked[2]}`;
+  els.canvas.dataset.hatch = `${hatch[0]},${hatch[1]},${hatch[2]}`;
+  paintLegend(ramp, ratio);
+}
+
+function paintLegend(ramp, ratio) {
+  const bar = els.scaleBar;
+  const ctx = bar.getContext('2d');
+  const image = ctx.createImageData(256, 1);
+  image.data.set(ramp);
+  ctx.putImageData(image, 0, 0);
+  const r = formatRatio(ratio);
+  els.scaleLow.textContent = `÷${r}`;
+  els.scaleHigh.textContent = `×${r}`;
+  for (const el of document.querySelectorAll('.map-caption .ratio')) el.textContent = r;
+  els.scaleHead.textContent = String(state.map.head);
+}
+
+const formatRatio = (r) => (r >= 10 ? String(r) : r.toFixed(2).replace(/0$/, ''));
+
+// ---------------------------------------------------------------- reading a weight
+
+const HINT = 'Point at the map, or focus it and use the arrow keys (Shift: 64 at a time), to read a weight.';
+
+function cellAt(event) {
+  const rect = els.canvas.getBoundingClientRect();
+  const clamp = (v) => Math.min(T - 1, Math.max(0, Math.floor(v * T)));
+  return { row: clamp((event.clientY - rect.top) / rect.height), col: clamp((event.clientX - rect.left) / rect.width) };
+}
+
+/** Significant digits enough to tell neighbouring weights apart, without float32's noise. */
+function formatWeight(v) {
+  return v === 0 ? '0' : String(Number(v.toPrecision(4)));
+}
+
+function showCell(cell) {
+  const { readout, mark } = els;
+  if (!cell || !state.map) {
+    mark.hidden = true;
+    readout.textContent = HINT;
+    delete readout.dataset.row;
+    delete readout.dataset.col;
+    delete readout.dataset.value;
+    return;
+  }
+  const { row, col } = cell;
+  const value = state.map.weights[row * T + col];
+  readout.dataset.row = String(row);
+  readout.dataset.col = String(col);
+  readout.dataset.value = String(value);
+  const where = [h('span', { class: 'ro-where' }, `query ${row}, key ${col}: `)];
+  if (col > row) {
+    readout.replaceChildren(...where, h('strong', { class: 'ro-value' }, formatWeight(value)), ' (masked: this key comes after the query)');
+  } else {
+    const share = value * (row + 1);
+    readout.replaceChildren(
+      ...where,
+      'weight ',
+      h('strong', { class: 'ro-value' }, formatWeight(value)),
+      ` (${share.toFixed(3)} × an even share of 1/${row + 1})`,
+    );
+  }
+  mark.hidden = false;
+  mark.style.left = `${((col + 0.5) / T) * 100}%`;
+  mark.style.top = `${((row + 0.5) / T) * 100}%`;
+}
+
+// ---------------------------------------------------------------- events
+
+function wireEvents() {
+  els.form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    run();
+  });
+
+  els.head.addEventListener('change', async () => {
+    els.head.disabled = true;
+    els.readout.textContent = `Drawing head ${els.head.value}…`;
+    await nextFrame();
+    try {
+      drawHead(Number(els.head.value));
+    } catch (error) {
+      els.readout.textContent = `This head could not be drawn: ${error?.message ?? error}`;
+    }
+    els.head.disabled = state.running;
+  });
+
+  const canvas = els.canvas;
+  canvas.addEventListener('pointermove', (e) => showCell(cellAt(e)));
+  canvas.addEventListener('pointerleave', () => showCell(state.pinned));
+  canvas.addEventListener('click', (e) => {
+    state.pinned = cellAt(e);
+    showCell(state.pinned);
+  });
+  canvas.addEventListener('keydown', (e) => {
+    const step = e.shiftKey ? 64 : 1;
+    const moves = { ArrowUp: [-step, 0], ArrowDown: [step, 0], ArrowLeft: [0, -step], ArrowRight: [0, step] };
+    const move = moves[e.key];
+    if (!move || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    const from = state.pinned ?? { row: T / 2, col: T / 4 };
+    const clamp = (v) => Math.min(T - 1, Math.max(0, v));
+    state.pinned = { row: clamp(from.row + move[0]), col: clamp(from.col + move[1]) };
+    showCell(state.pinned);
+  });
+  canvas.addEventListener('focus', () => {
+    if (!state.pinned) {
+      state.pinned = { row: T / 2, col: T / 4 };
+      showCell(state.pinned);
+    }
+  });
+
+  // Light and dark have their own colours: redraw when the reader's preference changes.
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => state.map && paintMap());
+}
