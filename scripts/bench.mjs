@@ -329,6 +329,18 @@ async function main() {
     ['chapter recomputed after one edit <= 2 ms (wasm SIMD)', find('simd', 'chapter'), (v) => v <= 2],
   ].map(([name, value, ok]) => ({ target: name, value, met: value === null || value === undefined ? null : ok(value) }));
 
+  // What each time target asks of this machine: the share of its measured peak that the target time means
+  // (above 100%, the target cannot be met here whatever the code does).
+  const pctOfPeakAt = (flop, ms, peak) => (ms && peak ? (100 * flop) / ms / 1e6 / peak : null);
+  const tfjsMs = find('tfjs', 'mha1');
+  const limits = {
+    wasm_mha1_ms_at_peak: FLOP.mha1 / wasmPeakGflops / 1e6,
+    native_mha1_ms_at_peak: nativePeakGflops ? FLOP.mha1 / nativePeakGflops / 1e6 : null,
+    wasm_200ms_pct_of_peak: pctOfPeakAt(FLOP.mha1, 200, wasmPeakGflops),
+    wasm_2_2x_tfjs_pct_of_peak: pctOfPeakAt(FLOP.mha1, tfjsMs && tfjsMs / 2.2, wasmPeakGflops),
+    native_80ms_pct_of_peak: pctOfPeakAt(FLOP.mha1, 80, nativePeakGflops),
+  };
+
   const fmt = (v, d = 1) => (v === null || v === undefined ? '-' : v.toFixed(d));
   const lines = [];
   lines.push(`machine: ${machine.cpu}, ${machine.cpus} CPUs, ${machine.platform}, Node ${machine.node}, load ${machine.loadavg.join(' ')} (at start)`);
@@ -346,10 +358,16 @@ async function main() {
   lines.push('');
   lines.push(`ratios: ${Object.entries(ratios).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
   for (const t of targets) lines.push(`target ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'}  ${t.target}: ${fmt(t.value, 2)}`);
+  lines.push('');
+  lines.push(`limits: MHA B=1 at 100% of the measured peak takes ${fmt(limits.wasm_mha1_ms_at_peak)} ms in wasm` +
+    (limits.native_mha1_ms_at_peak ? `, ${fmt(limits.native_mha1_ms_at_peak)} ms native` : '') + '; the time targets ask for ' +
+    `${fmt(limits.wasm_200ms_pct_of_peak, 0)}% of the wasm peak (200 ms)` +
+    (limits.wasm_2_2x_tfjs_pct_of_peak ? `, ${fmt(limits.wasm_2_2x_tfjs_pct_of_peak, 0)}% (2.2x TF.js)` : '') +
+    (limits.native_80ms_pct_of_peak ? `, ${fmt(limits.native_80ms_pct_of_peak, 0)}% of the native FMA peak (80 ms)` : ''));
   console.log(lines.join('\n'));
   const json = { machine, flop: FLOP, peaks: { wasm_gflops: wasmPeakGflops, native_fma_gflops: nativePeakGflops,
     native_muladd_gflops: peaks.nativeMulAdd.length ? median(peaks.nativeMulAdd) : null }, rounds: ROUNDS, results,
-  ratios, targets, notes };
+  ratios, targets, limits, notes };
   console.log(JSON.stringify(json));
   const out = option('json', null);
   if (out) writeFileSync(out, `${JSON.stringify(json, null, 1)}\n`);
