@@ -65,8 +65,24 @@ const LABELS = {
   mha_out: 'mha(batch)',
 };
 
+// The chapter's modules, with what they drew, kept from one recompute to the next while the settings their
+// weights depend on stay the same (an edit of an embedding or a word): the same seeds would draw the same
+// weights again. Skipping those draws changes no other number: every later draw in the chapter follows a
+// manual_seed of its own, and these modules draw nothing in forward (no dropout, or dropout 0).
+const kept = new WeakMap(); // torch -> { key, parts }
+
+function keeper(torch, settings) {
+  const { seed, seedV2, d_out, heads, qkv_bias, embeddings } = settings;
+  const key = JSON.stringify([seed, seedV2, d_out, heads, qkv_bias, embeddings.length, embeddings[0]?.length]);
+  let entry = kept.get(torch);
+  if (entry?.key !== key) kept.set(torch, (entry = { key, parts: new Map() }));
+  // make() seeds and builds exactly as the chapter does at that point; it runs only when nothing is kept
+  return (name, make) => entry.parts.get(name) ?? entry.parts.set(name, make()).get(name);
+}
+
 export function computeChapter(torch, settings) {
   const results = {};
+  const keep = keeper(torch, settings);
   const words = settings.tokens;
   const show = (name, tensor, extra = {}) => {
     results[name] = {
@@ -80,12 +96,18 @@ export function computeChapter(torch, settings) {
     };
     return tensor;
   };
-  const dims = (n, prefix) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+  // Axis labels, made once per recompute and shared by the results that use them (nothing changes them).
+  const labels = new Map();
+  const labelled = (key, make) => labels.get(key) ?? labels.set(key, make()).get(key);
+  const dims = (n, prefix) => labelled(`${prefix}${n}`, () => Array.from({ length: n }, (_, i) => `${prefix}${i}`));
   const features = (n) => dims(n, 'd');
   // columns that hold several heads side by side: h0·o0, h0·o1, h1·o0, ...
-  const headCols = (heads, width) => Array.from({ length: heads * width }, (_, c) => `h${Math.floor(c / width)}·o${c % width}`);
+  const headCols = (heads, width) =>
+    labelled(`h${heads}·${width}`, () => Array.from({ length: heads * width }, (_, c) => `h${Math.floor(c / width)}·o${c % width}`));
   const n = settings.embeddings.length;
-  const future = () => torch.triu(torch.ones(n, n), 1).bool();
+  // Made once: the masks and the dropout example all start from it (no op changes its input).
+  const ones = torch.ones(n, n);
+  let future = null; // the causal mask as booleans (true above the diagonal), set in 3.5.1
   // An explain() whose operands are built on the first hover, not on every recompute.
   const lazy = (make) => {
     let explain = null;
@@ -94,7 +116,7 @@ export function computeChapter(torch, settings) {
   // The weights a module computes inside forward(), rebuilt with the same ops so its output can be taken apart.
   const attend = (q, k, causal = false) => {
     const scores = q.matmul(k.transpose(-2, -1));
-    return torch.softmax((causal ? scores.maskedFill(future(), -Infinity) : scores).div(k.shape[k.ndim - 1] ** 0.5), -1);
+    return torch.softmax((causal ? scores.maskedFill(future, -Infinity) : scores).div(k.shape[k.ndim - 1] ** 0.5), -1);
   };
   const projections = (m, x) => [m.W_query.forward(x), m.W_key.forward(x), m.W_value.forward(x)];
   // explain() for an nn.Linear's output.
@@ -119,42 +141,50 @@ export function computeChapter(torch, settings) {
   show('dot_x1_x2', torch.dot(x1, x2), { explain: () => [X.dotLine('x1 · x2', results.x1.values, results.x2.values, results.dot_x1_x2.values)] });
 
   const inputs = show('inputs', torch.tensor(settings.embeddings), { rows: words, cols: features(3) });
-  const query = show('query', inputs.at(1), { cols: features(3), explain: (i) => [`row 1 (“${words[1]}”) of inputs: ${X.fmt(results.inputs.values[1][i[0]])}`] });
+  // The rows of inputs, taken once: every loop over the tokens below walks these views.
+  const tokens = [...inputs];
+  const query = show('query', tokens[1], { cols: features(3), explain: (i) => [`row 1 (“${words[1]}”) of inputs: ${X.fmt(results.inputs.values[1][i[0]])}`] });
 
   // one dot product per token, written into an empty tensor like the book's loop
   const scores2 = torch.empty(inputs.shape[0]);
-  let i = 0;
-  for (const x_i of inputs) scores2.set(i++, x_i.dot(query));
-  show('attn_scores_2', scores2, { cols: words, explain: X.rowDots(results.inputs.values, results.query.values, scores2.toArray(), { name: 'ω2' }) });
+  tokens.forEach((x_i, i) => scores2.set(i, x_i.dot(query)));
+  show('attn_scores_2', scores2, { cols: words });
+  results.attn_scores_2.explain = X.rowDots(results.inputs.values, results.query.values, results.attn_scores_2.values, { name: 'ω2' });
 
   const tmp = show('attn_weights_2_tmp', scores2.div(scores2.sum()), { cols: words });
   results.attn_weights_2_tmp.explain = X.divideBySum(results.attn_scores_2.values, results.attn_weights_2_tmp.values);
-  show('attn_weights_2_tmp_sum', tmp.sum(), { explain: X.sumOf(results.attn_weights_2_tmp.values, tmp.sum().item()) });
+  show('attn_weights_2_tmp_sum', tmp.sum());
+  results.attn_weights_2_tmp_sum.explain = X.sumOf(results.attn_weights_2_tmp.values, results.attn_weights_2_tmp_sum.values);
 
-  const naive = show('attn_weights_2_naive', scores2.exp().div(scores2.exp().sum(0)), { cols: words });
+  const exps = scores2.exp(); // exp(x) once, for both sides of exp(x) / exp(x).sum(0)
+  const naive = show('attn_weights_2_naive', exps.div(exps.sum(0)), { cols: words });
   results.attn_weights_2_naive.explain = X.naiveSoftmax(results.attn_scores_2.values, results.attn_weights_2_naive.values);
-  show('attn_weights_2_naive_sum', naive.sum(), { explain: X.sumOf(results.attn_weights_2_naive.values, naive.sum().item()) });
+  show('attn_weights_2_naive_sum', naive.sum());
+  results.attn_weights_2_naive_sum.explain = X.sumOf(results.attn_weights_2_naive.values, results.attn_weights_2_naive_sum.values);
 
   const weights2 = show('attn_weights_2', torch.softmax(scores2, 0), { cols: words });
   results.attn_weights_2.explain = X.softmax(results.attn_scores_2.values, results.attn_weights_2.values);
-  show('attn_weights_2_sum', weights2.sum(), { explain: X.sumOf(results.attn_weights_2.values, weights2.sum().item()) });
+  show('attn_weights_2_sum', weights2.sum());
+  results.attn_weights_2_sum.explain = X.sumOf(results.attn_weights_2.values, results.attn_weights_2_sum.values);
 
   const context2 = torch.zeros(...query.shape);
-  i = 0;
-  for (const x_i of inputs) context2.add_(weights2.at(i++).mul(x_i));
+  tokens.forEach((x_i, i) => context2.add_(weights2.at(i).mul(x_i)));
   show('context_vec_2', context2, { cols: features(3) });
   results.context_vec_2.explain = X.weightedSum(results.attn_weights_2.values, results.inputs.values, results.context_vec_2.values, { name: 'z2' });
 
   // ------------------------------------------------------------ 3.3.2 all tokens
-  const scoresLoop = torch.empty(6, 6);
-  inputs.toArray().forEach((_, r) => inputs.toArray().forEach((__, c) => scoresLoop.set([r, c], inputs.at(r).dot(inputs.at(c)))));
+  // the book's double loop of torch.dot; each number goes straight into its cell of a new tensor (the same
+  // float32 as writing it with set(), without 36 more calls into the core)
+  const scoresLoop = torch.tensor(tokens.map((x_i) => tokens.map((x_j) => x_i.dot(x_j).toArray())));
   show('attn_scores_loop', scoresLoop, { rows: words, cols: words });
-  const scores = show('attn_scores', inputs.matmul(inputs.T), { rows: words, cols: words });
-  results.attn_scores.explain = X.matmul(results.inputs.values, inputs.T.toArray(), results.attn_scores.values, { name: SCORES_NAME, aName: 'x', bName: 'x' });
+  const inputsT = inputs.T;
+  const scores = show('attn_scores', inputs.matmul(inputsT), { rows: words, cols: words });
+  results.attn_scores.explain = lazy(() => X.matmul(results.inputs.values, inputsT.toArray(), results.attn_scores.values, { name: SCORES_NAME, aName: 'x', bName: 'x' }));
   results.attn_scores_loop.explain = results.attn_scores.explain;
   const weights = show('attn_weights', torch.softmax(scores, 1), { rows: words, cols: words });
   results.attn_weights.explain = X.softmax(results.attn_scores.values, results.attn_weights.values);
-  show('attn_weights_row_sums', weights.sum(1), { cols: words, explain: X.sumOf(results.attn_weights.values, weights.sum(1).toArray()) });
+  show('attn_weights_row_sums', weights.sum(1), { cols: words });
+  results.attn_weights_row_sums.explain = X.sumOf(results.attn_weights.values, results.attn_weights_row_sums.values);
   results.scores_loop_equal = { name: 'scores_loop_equal', value: torch.allclose(scoresLoop, scores) };
   show('all_context_vecs', weights.matmul(inputs), { rows: words, cols: features(3) });
   results.all_context_vecs.explain = X.weightedSum(results.attn_weights.values, results.inputs.values, results.all_context_vecs.values);
@@ -170,7 +200,7 @@ export function computeChapter(torch, settings) {
     results[name].explain = X.randDraws({ seed: settings.seed, start, shape: [d_in, d_out], values: results[name].values });
     drawn[name] = W;
   }
-  const x_2 = show('x_2', inputs.at(1), { cols: features(3), explain: (i) => [`row 1 (“${words[1]}”) of inputs: ${X.fmt(results.inputs.values[1][i[0]])}`] });
+  const x_2 = show('x_2', tokens[1], { cols: features(3), explain: (i) => [`row 1 (“${words[1]}”) of inputs: ${X.fmt(results.inputs.values[1][i[0]])}`] });
   const q2 = show('query_2', x_2.matmul(drawn.W_query), { cols: dims(d_out, 'o') });
   results.query_2.explain = X.vecmat(results.x_2.values, results.W_query.values, results.query_2.values, { name: 'q2' });
   show('key_2', x_2.matmul(drawn.W_key), { cols: dims(d_out, 'o') });
@@ -193,44 +223,56 @@ export function computeChapter(torch, settings) {
   results.context_vec_2_qk.explain = X.weightedSum(results.attn_weights_2_qk.values, results.values.values, results.context_vec_2_qk.values, { name: 'z2' });
 
   // ------------------------------------------------------------ 3.4.2 compact classes
-  torch.manualSeed(settings.seed);
-  const v1Start = torch.rngDraws();
-  const sa_v1 = new torch.SelfAttention_v1(d_in, d_out);
-  show('sa_v1_W_query', sa_v1.W_query, { rows: features(d_in), cols: dims(d_out, 'o') });
+  const { sa_v1, v1Start, v1Weight } = keep('sa_v1', () => {
+    torch.manualSeed(settings.seed);
+    const v1Start = torch.rngDraws();
+    const sa_v1 = new torch.SelfAttention_v1(d_in, d_out);
+    return { sa_v1, v1Start, v1Weight: sa_v1.W_query };
+  });
+  show('sa_v1_W_query', v1Weight, { rows: features(d_in), cols: dims(d_out, 'o') });
   results.sa_v1_W_query.explain = X.randDraws({ seed: settings.seed, start: v1Start, shape: [d_in, d_out], values: results.sa_v1_W_query.values });
   show('sa_v1_out', sa_v1.forward(inputs), { rows: words, cols: dims(d_out, 'o') });
   const v1Parts = (m) => [inputs.matmul(m.W_query), inputs.matmul(m.W_key), inputs.matmul(m.W_value)];
   results.sa_v1_out.explain = contextOf(() => v1Parts(sa_v1), results.sa_v1_out.values);
 
-  torch.manualSeed(settings.seedV2);
-  const sa_v2 = new torch.SelfAttention_v2(d_in, d_out, settings.qkv_bias);
+  const { sa_v2, v2Weight } = keep('sa_v2', () => {
+    torch.manualSeed(settings.seedV2);
+    const sa_v2 = new torch.SelfAttention_v2(d_in, d_out, settings.qkv_bias);
+    return { sa_v2, v2Weight: sa_v2.W_query.weight };
+  });
   const bound = 1 / Math.sqrt(d_in);
-  show('sa_v2_W_query', sa_v2.W_query.weight, { rows: dims(d_out, 'o'), cols: features(d_in) });
+  show('sa_v2_W_query', v2Weight, { rows: dims(d_out, 'o'), cols: features(d_in) });
   results.sa_v2_W_query.explain = X.linearDraws({ seed: settings.seedV2, start: 0, shape: [d_out, d_in], values: results.sa_v2_W_query.values, bound, what: 'W_query.weight' });
   show('sa_v2_out', sa_v2.forward(inputs), { rows: words, cols: dims(d_out, 'o') });
   results.sa_v2_out.explain = contextOf(() => projections(sa_v2, inputs), results.sa_v2_out.values);
 
   // Exercise 3.1, with the history the book's printout has: after SelfAttention_v1 (seed 123) one earlier
   // run of the same cell drew 42 more numbers (v2 with biases, then v1).
-  torch.manualSeed(settings.seed);
-  new torch.SelfAttention_v1(d_in, d_out);
-  new torch.SelfAttention_v2(d_in, d_out, true);
-  new torch.SelfAttention_v1(d_in, d_out);
-  const exStart = torch.rngDraws();
-  const attention_v2 = new torch.SelfAttention_v2(d_in, d_out, true);
-  const attention_v1 = new torch.SelfAttention_v1(d_in, d_out);
-  show('ex31_v2_W_query', attention_v2.W_query.weight, { rows: dims(d_out, 'o'), cols: features(d_in) });
+  const ex = keep('ex31', () => {
+    torch.manualSeed(settings.seed);
+    new torch.SelfAttention_v1(d_in, d_out);
+    new torch.SelfAttention_v2(d_in, d_out, true);
+    new torch.SelfAttention_v1(d_in, d_out);
+    const exStart = torch.rngDraws();
+    const attention_v2 = new torch.SelfAttention_v2(d_in, d_out, true);
+    const attention_v1 = new torch.SelfAttention_v1(d_in, d_out);
+    // the weights as drawn (shown below), then the transfer
+    const drawn = { v2Weight: attention_v2.W_query.weight, v2Bias: attention_v2.W_query.bias, v1Weight: attention_v1.W_query };
+    for (const w of ['W_query', 'W_key', 'W_value']) {
+      attention_v1[w] = attention_v2[w].weight.T; // nn.Linear stores the transpose
+      attention_v2[w].bias.zero_();
+    }
+    return { exStart, attention_v2, attention_v1, ...drawn, v1After: attention_v1.W_query };
+  });
+  const { exStart, attention_v2, attention_v1 } = ex;
+  show('ex31_v2_W_query', ex.v2Weight, { rows: dims(d_out, 'o'), cols: features(d_in) });
   results.ex31_v2_W_query.explain = X.linearDraws({ seed: settings.seed, start: exStart, shape: [d_out, d_in], values: results.ex31_v2_W_query.values, bound, what: 'W_query.weight' });
-  show('ex31_v2_bias', attention_v2.W_query.bias, { cols: dims(d_out, 'o') });
+  show('ex31_v2_bias', ex.v2Bias, { cols: dims(d_out, 'o') });
   results.ex31_v2_bias.explain = X.linearDraws({ seed: settings.seed, start: exStart + d_out * d_in, shape: [d_out], values: results.ex31_v2_bias.values, bound, what: 'W_query.bias' });
-  show('ex31_v1_W_query', attention_v1.W_query, { rows: features(d_in), cols: dims(d_out, 'o') });
+  show('ex31_v1_W_query', ex.v1Weight, { rows: features(d_in), cols: dims(d_out, 'o') });
   // v2 drew weight and bias for each of its three layers before v1 drew
   results.ex31_v1_W_query.explain = X.randDraws({ seed: settings.seed, start: exStart + 3 * (d_out * d_in + d_out), shape: [d_in, d_out], values: results.ex31_v1_W_query.values });
-  for (const w of ['W_query', 'W_key', 'W_value']) {
-    attention_v1[w] = attention_v2[w].weight.T; // nn.Linear stores the transpose
-    attention_v2[w].bias.zero_();
-  }
-  show('ex31_v1_after', attention_v1.W_query, { rows: features(d_in), cols: dims(d_out, 'o') });
+  show('ex31_v1_after', ex.v1After, { rows: features(d_in), cols: dims(d_out, 'o') });
   results.ex31_v1_after.explain = X.copiedFrom(([i, j]) => `attention_v2.W_query.weight[${j}, ${i}] = ${X.fmt(results.ex31_v2_W_query.values[j][i])}, transposed into row ${i}, column ${j}`);
   const out2 = show('ex31_out_v2', attention_v2.forward(inputs), { rows: words, cols: dims(d_out, 'o') });
   results.ex31_out_v2.explain = contextOf(() => projections(attention_v2, inputs), results.ex31_out_v2.values);
@@ -243,13 +285,14 @@ export function computeChapter(torch, settings) {
   results.causal_queries.explain = linearOf(sa_v2.W_query, inputs, results.causal_queries.values, 'queries', 'W_query.weight');
   const keysV2 = show('causal_keys', sa_v2.W_key.forward(inputs), { rows: words, cols: dims(d_out, 'o') });
   results.causal_keys.explain = linearOf(sa_v2.W_key, inputs, results.causal_keys.values, 'keys', 'W_key.weight');
-  const scoresV2 = show('causal_scores', queries.matmul(keysV2.T), { rows: words, cols: words });
-  results.causal_scores.explain = X.matmul(results.causal_queries.values, keysV2.T.toArray(), results.causal_scores.values, { name: SCORES_NAME, aName: 'query', bName: 'key' });
+  const keysT = keysV2.T;
+  const scoresV2 = show('causal_scores', queries.matmul(keysT), { rows: words, cols: words });
+  results.causal_scores.explain = lazy(() => X.matmul(results.causal_queries.values, keysT.toArray(), results.causal_scores.values, { name: SCORES_NAME, aName: 'query', bName: 'key' }));
   const dk2 = keysV2.shape[keysV2.ndim - 1];
-  const causalWeights = show('causal_weights', torch.softmax(scoresV2.div(dk2 ** 0.5), -1), { rows: words, cols: words });
-  const scaledV2 = scoresV2.div(dk2 ** 0.5).toArray();
-  results.causal_weights.explain = X.softmax(scaledV2, results.causal_weights.values);
-  const maskSimple = show('mask_simple', torch.tril(torch.ones(n, n)), { rows: words, cols: words });
+  const scaledV2 = scoresV2.div(dk2 ** 0.5);
+  const causalWeights = show('causal_weights', torch.softmax(scaledV2, -1), { rows: words, cols: words });
+  results.causal_weights.explain = lazy(() => X.softmax(scaledV2.toArray(), results.causal_weights.values));
+  const maskSimple = show('mask_simple', torch.tril(ones), { rows: words, cols: words });
   results.mask_simple.explain = X.causalMaskCell(1);
   results.mask_simple.marks = (idx) => (idx[1] > idx[0] ? 'masked' : null);
   const maskedSimple = show('masked_simple', causalWeights.mul(maskSimple), { rows: words, cols: words });
@@ -259,28 +302,32 @@ export function computeChapter(torch, settings) {
   const norm = show('masked_simple_norm', maskedSimple.div(rowSums), { rows: words, cols: words });
   results.masked_simple_norm.explain = X.divideBySum(results.masked_simple.values, results.masked_simple_norm.values);
   results.masked_simple_norm.marks = results.masked_simple.marks;
-  const mask = show('causal_mask', torch.triu(torch.ones(n, n), 1), { rows: words, cols: words });
+  const mask = show('causal_mask', torch.triu(ones, 1), { rows: words, cols: words });
   results.causal_mask.explain = X.causalMaskCell(0);
   results.causal_mask.marks = results.mask_simple.marks;
-  const masked = show('masked_scores', scoresV2.maskedFill(mask.bool(), -Infinity), { rows: words, cols: words });
+  future = mask.bool();
+  const masked = show('masked_scores', scoresV2.maskedFill(future, -Infinity), { rows: words, cols: words });
   results.masked_scores.explain = X.causalFill(results.causal_scores.values, results.masked_scores.values);
   results.masked_scores.marks = results.masked_simple.marks;
-  const causal = show('causal_attn_weights', torch.softmax(masked.div(dk2 ** 0.5), 1), { rows: words, cols: words });
-  results.causal_attn_weights.explain = X.softmax(masked.div(dk2 ** 0.5).toArray(), results.causal_attn_weights.values);
+  const maskedScaled = masked.div(dk2 ** 0.5);
+  const causal = show('causal_attn_weights', torch.softmax(maskedScaled, 1), { rows: words, cols: words });
+  results.causal_attn_weights.explain = lazy(() => X.softmax(maskedScaled.toArray(), results.causal_attn_weights.values));
   results.causal_attn_weights.marks = results.masked_simple.marks;
   results.causal_equal = { name: 'causal_equal', value: torch.allclose(causal, norm, { atol: 1e-6 }) };
 
   // ------------------------------------------------------------ 3.5.2 dropout
   const p = settings.p;
-  const ones = torch.ones(n, n);
+  const onesValues = ones.toArray();
   const dropped = (name) => (idx) => (results[name].values[idx[0]][idx[1]] === 0 ? 'dropped' : null);
+  // One module for every mask below: it draws from the generator as it is at each forward.
+  const drop = new torch.nn.Dropout(p);
   // Both builds' masks, whatever the profile setting, to set them side by side.
   results.dropout_draws = { name: 'dropout_draws', value: {} };
   for (const profile of ['default', 'mkl']) {
     const name = `dropout_ones_${profile}`;
     torch.setRngProfile(profile);
     torch.manualSeed(settings.seed);
-    show(name, new torch.nn.Dropout(p).forward(ones), { rows: words, cols: words });
+    show(name, drop.forward(ones), { rows: words, cols: words });
     results.dropout_draws.value[profile] = torch.rngDraws();
     results[name].marks = dropped(name);
   }
@@ -288,15 +335,14 @@ export function computeChapter(torch, settings) {
   torch.manualSeed(settings.seed);
   const uniforms = X.doubleUniforms(torch.rand(2 * n * n).toArray());
   const seed = settings.seed;
-  results.dropout_ones_default.explain = X.dropout(ones.toArray(), results.dropout_ones_default.values, p, { seed, uniforms });
-  results.dropout_ones_mkl.explain = X.dropout(ones.toArray(), results.dropout_ones_mkl.values, p, { seed, profile: 'mkl' });
+  results.dropout_ones_default.explain = X.dropout(onesValues, results.dropout_ones_default.values, p, { seed, uniforms });
+  results.dropout_ones_mkl.explain = X.dropout(onesValues, results.dropout_ones_mkl.values, p, { seed, profile: 'mkl' });
   const how = { seed, profile: settings.profile, uniforms: settings.profile === 'default' ? uniforms : null };
 
   torch.setRngProfile(settings.profile);
   torch.manualSeed(settings.seed);
-  const drop = new torch.nn.Dropout(p);
   show('dropout_ones', drop.forward(ones), { rows: words, cols: words });
-  results.dropout_ones.explain = X.dropout(ones.toArray(), results.dropout_ones.values, p, how);
+  results.dropout_ones.explain = X.dropout(onesValues, results.dropout_ones.values, p, how);
   results.dropout_ones.marks = dropped('dropout_ones');
   torch.manualSeed(settings.seed);
   show('dropout_weights', drop.forward(causal), { rows: words, cols: words });
@@ -307,41 +353,52 @@ export function computeChapter(torch, settings) {
   // ------------------------------------------------------------ 3.5.3 a batch and CausalAttention
   const batch = show('batch', torch.stack([inputs, inputs], 0), { rows: words, cols: features(3), axes: ['batch', 'token', 'feature'] });
   results.batch.explain = X.copiedFrom(([b, i, j]) => `inputs[${i}, ${j}] = ${X.fmt(results.inputs.values[i][j])}: entry ${b} of the batch is a copy of inputs`);
-  torch.manualSeed(settings.seed);
-  const ca = new torch.CausalAttention(d_in, d_out, batch.shape[1], 0.0, settings.qkv_bias);
+  const ca = keep('ca', () => {
+    torch.manualSeed(settings.seed);
+    return new torch.CausalAttention(d_in, d_out, batch.shape[1], 0.0, settings.qkv_bias);
+  });
   show('ca_context_vecs', ca.forward(batch), { rows: words, cols: dims(d_out, 'o'), axes: ['batch', 'token', 'output'] });
   results.ca_context_vecs.explain = contextOf(() => projections(ca, batch), results.ca_context_vecs.values, true);
 
   // ------------------------------------------------------------ 3.6.1 stacking heads
   const heads = settings.heads;
-  torch.manualSeed(settings.seed);
-  const wrapper = new torch.MultiHeadAttentionWrapper(d_in, d_out, batch.shape[1], 0.0, heads, settings.qkv_bias);
+  const wrapper = keep('wrapper', () => {
+    torch.manualSeed(settings.seed);
+    return new torch.MultiHeadAttentionWrapper(d_in, d_out, batch.shape[1], 0.0, heads, settings.qkv_bias);
+  });
   show('wrapper_out', wrapper.forward(batch), { rows: words, cols: headCols(heads, d_out), axes: ['batch', 'token', 'output'] });
   const headParts = (w) => w.heads.map((h) => lazy(() => contextOf(() => projections(h, batch), h.forward(batch).toArray(), true)));
   results.wrapper_out.explain = concatOf(headParts(wrapper), d_out);
-  torch.manualSeed(settings.seed);
-  const narrow = new torch.MultiHeadAttentionWrapper(d_in, 1, batch.shape[1], 0.0, heads, settings.qkv_bias);
+  const narrow = keep('narrow', () => {
+    torch.manualSeed(settings.seed);
+    return new torch.MultiHeadAttentionWrapper(d_in, 1, batch.shape[1], 0.0, heads, settings.qkv_bias);
+  });
   show('wrapper_out_d1', narrow.forward(batch), { rows: words, cols: headCols(heads, 1), axes: ['batch', 'token', 'output'] });
   results.wrapper_out_d1.explain = concatOf(headParts(narrow), 1);
 
   // ------------------------------------------------------------ 3.6.2 weight splits
   const a = show('bmm_a', torch.tensor(BOOK_BMM_INPUT), { rows: dims(3, 't'), cols: dims(4, 'd'), axes: ['batch', 'head', 'token', 'feature'] });
-  const aa = show('bmm_out', a.matmul(a.transpose(2, 3)), { rows: dims(3, 't'), cols: dims(3, 't'), axes: ['batch', 'head', 'token', 'token'] });
-  results.bmm_out.explain = X.matmul(results.bmm_a.values, a.transpose(2, 3).toArray(), results.bmm_out.values, { name: 'out' });
-  const first = a.at(0).at(0);
-  const firstRes = show('bmm_first_head', first.matmul(first.T), { rows: dims(3, 't'), cols: dims(3, 't') });
-  results.bmm_first_head.explain = X.matmul(first.toArray(), first.T.toArray(), results.bmm_first_head.values, { name: 'first_res' });
-  const second = a.at(0).at(1);
-  const secondRes = show('bmm_second_head', second.matmul(second.T), { rows: dims(3, 't'), cols: dims(3, 't') });
-  results.bmm_second_head.explain = X.matmul(second.toArray(), second.T.toArray(), results.bmm_second_head.values, { name: 'second_res' });
+  const aT = a.transpose(2, 3);
+  const aa = show('bmm_out', a.matmul(aT), { rows: dims(3, 't'), cols: dims(3, 't'), axes: ['batch', 'head', 'token', 'token'] });
+  results.bmm_out.explain = lazy(() => X.matmul(results.bmm_a.values, aT.toArray(), results.bmm_out.values, { name: 'out' }));
+  const [first, second] = a.at(0);
+  const firstT = first.T;
+  const firstRes = show('bmm_first_head', first.matmul(firstT), { rows: dims(3, 't'), cols: dims(3, 't') });
+  results.bmm_first_head.explain = lazy(() => X.matmul(first.toArray(), firstT.toArray(), results.bmm_first_head.values, { name: 'first_res' }));
+  const secondT = second.T;
+  const secondRes = show('bmm_second_head', second.matmul(secondT), { rows: dims(3, 't'), cols: dims(3, 't') });
+  results.bmm_second_head.explain = lazy(() => X.matmul(second.toArray(), secondT.toArray(), results.bmm_second_head.values, { name: 'second_res' }));
+  const aa0 = aa.at(0);
   results.bmm_heads_equal = {
     name: 'bmm_heads_equal',
-    value: torch.allclose(aa.at(0).at(0), firstRes) && torch.allclose(aa.at(0).at(1), secondRes),
+    value: torch.allclose(aa0.at(0), firstRes) && torch.allclose(aa0.at(1), secondRes),
   };
 
   if (d_out % heads === 0) {
-    torch.manualSeed(settings.seed);
-    const mha = new torch.MultiHeadAttention(d_in, d_out, batch.shape[1], 0.0, heads, settings.qkv_bias);
+    const mha = keep('mha', () => {
+      torch.manualSeed(settings.seed);
+      return new torch.MultiHeadAttention(d_in, d_out, batch.shape[1], 0.0, heads, settings.qkv_bias);
+    });
     const head_dim = d_out / heads;
     const b = batch.shape[0];
     const q = show('mha_queries', mha.W_query.forward(batch), { rows: words, cols: headCols(heads, head_dim), axes: ['batch', 'token', 'output'] });
@@ -352,18 +409,19 @@ export function computeChapter(torch, settings) {
     show('mha_queries_split', qs, perHead);
     results.mha_queries_split.explain = X.copiedFrom(([bi, h, t, j]) =>
       `queries[${bi}, ${t}, ${h * head_dim + j}] = ${X.fmt(results.mha_queries.values[bi][t][h * head_dim + j])}: head ${h} owns ${head_dim === 1 ? `column ${h}` : `columns ${h * head_dim}–${(h + 1) * head_dim - 1}`}`);
-    const rawScores = qs.matmul(ks.transpose(2, 3));
-    const mhaScores = show('mha_scores', rawScores.maskedFill(future(), -Infinity), { rows: words, cols: words, axes: ['batch', 'head', 'query', 'key'] });
+    const ksT = ks.transpose(2, 3);
+    const rawScores = qs.matmul(ksT);
+    const mhaScores = show('mha_scores', rawScores.maskedFill(future, -Infinity), { rows: words, cols: words, axes: ['batch', 'head', 'query', 'key'] });
     const causalMarks = (idx) => (idx[idx.length - 1] > idx[idx.length - 2] ? 'masked' : null);
-    const scoreParts = lazy(() => X.matmul(qs.toArray(), ks.transpose(2, 3).toArray(), rawScores.toArray(), { name: 'ω', aName: 'query', bName: 'key' }));
+    const scoreParts = lazy(() => X.matmul(qs.toArray(), ksT.toArray(), rawScores.toArray(), { name: 'ω', aName: 'query', bName: 'key' }));
     results.mha_scores.explain = (idx) => (causalMarks(idx) ? X.causalFill(null, results.mha_scores.values)(idx) : scoreParts(idx));
     results.mha_scores.marks = causalMarks;
     const scaledMha = mhaScores.div(head_dim ** 0.5);
     const mhaWeights = show('mha_weights', torch.softmax(scaledMha, -1), { rows: words, cols: words, axes: ['batch', 'head', 'query', 'key'] });
-    results.mha_weights.explain = X.softmax(scaledMha.toArray(), results.mha_weights.values);
+    results.mha_weights.explain = lazy(() => X.softmax(scaledMha.toArray(), results.mha_weights.values));
     results.mha_weights.marks = causalMarks;
     const ctx = show('mha_context_heads', mhaWeights.matmul(vs), perHead);
-    results.mha_context_heads.explain = X.weightedSum(results.mha_weights.values, vs.toArray(), results.mha_context_heads.values);
+    results.mha_context_heads.explain = lazy(() => X.weightedSum(results.mha_weights.values, vs.toArray(), results.mha_context_heads.values));
     const merged = show('mha_context_merged', ctx.transpose(1, 2).contiguous().view(b, n, d_out), { rows: words, cols: headCols(heads, head_dim), axes: ['batch', 'token', 'output'] });
     results.mha_context_merged.explain = X.copiedFrom(([bi, t, c]) => {
       const [h, j] = [Math.floor(c / head_dim), c % head_dim];
