@@ -31,6 +31,10 @@ using IVec = xsimd::batch<int32_t, Arch>;
 #define ATTN_SCALAR_LOOP
 #endif
 
+// Small vector functions called once per vector inside the attention's loops: a call there costs more than
+// the body (GCC would keep exp_fast_nonpositive out of line, passing its 512-bit argument through memory).
+#define ATTN_INLINE inline __attribute__((always_inline))
+
 // No std:: functions that compile to code (std::max, std::isnan, numeric_limits…) in here: unoptimised, their
 // out-of-line copies are shared by every file of the program, and the linker may keep the one built with this
 // file's -m flags.
@@ -634,7 +638,7 @@ void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb,
 // exp_fast_ref, lane by lane (EXP's steps, each FMA a separate multiply and add), for the softmax's
 // d = s − max ≤ 0 (or -inf, or NaN): no selects for d > 100 or NaN (a NaN d gives NaN either way).
 template <class Arch>
-Vec<Arch> exp_fast_nonpositive(Vec<Arch> d) {
+ATTN_INLINE Vec<Arch> exp_fast_nonpositive(Vec<Arch> d) {
     using V = Vec<Arch>;
     using I = IVec<Arch>;
     const V R(bits_to_float(0x3fb8aa3b)), L2U(bits_to_float(0x3f317200)), L2L(bits_to_float(0x35bfbe8e));
@@ -661,7 +665,7 @@ Vec<Arch> exp_fast_nonpositive(Vec<Arch> d) {
 
 // exp_fast_ref for any input: the non-positive form plus its overflow and NaN cases.
 template <class Arch>
-Vec<Arch> exp_fast_vec(Vec<Arch> d) {
+ATTN_INLINE Vec<Arch> exp_fast_vec(Vec<Arch> d) {
     using V = Vec<Arch>;
     const V u = xsimd::select(d > V(100.0f), V(bits_to_float(0x7f800000)), exp_fast_nonpositive(d));
     return xsimd::select(d != d, d + d, u);
