@@ -23,7 +23,7 @@ const functions = text.split(/\n (?=\(func )/);
 const HOT = [
   ['gemm (packed, exact)', /gemm<xsimd::sse4_1\\2c\\20false>/],
   ['micro_kernel 4x2 (small driver)', /micro_kernel<xsimd::sse4_1\\2c\\204\\2c\\202>/],
-  ['attention_causal', /attention_causal<xsimd::sse4_1>/],
+  ['attention_causal', /attention_causal<xsimd::sse4_1\\2c\\20false>/],
 ];
 const OPS = ['i32.trunc_f32_s', 'i32.trunc_f32_u', 'i32.trunc_sat_f32_s', 'i32x4.trunc_sat_f32x4_s', 'f32x4.extract_lane',
   'i32x4.extract_lane', 'f32x4.replace_lane', 'i32x4.replace_lane', 'f32.nearest', 'f32x4.nearest', 'f32x4.mul', 'f32x4.add'];
