@@ -131,3 +131,33 @@ test("the README's JavaScript example prints the README's output in the page", a
   assertNoProblems(page);
   await closePage(page);
 });
+
+// Every module the page imports, statically or by import('…') of a literal, from its entry: paths from the
+// checkout's root, as the page's URLs name them (the server maps vendor/katex/ into node_modules).
+function moduleGraph(entry) {
+  const base = new URL(root, 'file:');
+  const seen = new Set();
+  const visit = (url) => {
+    const path = url.href.slice(base.href.length);
+    if (seen.has(path)) return;
+    seen.add(path);
+    if (path.startsWith('vendor/')) return; // KaTeX's single module
+    const source = readFileSync(url, 'utf8');
+    const specs = [
+      ...source.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms),
+      ...source.matchAll(/\bimport\('(\.{1,2}\/[^']+)'\)/g),
+    ];
+    for (const [, spec] of specs) visit(new URL(spec, url));
+  };
+  visit(new URL(entry, base));
+  return [...seen];
+}
+
+test('index.html preloads every module of the page, so none waits for the module that imports it', () => {
+  const html = readFileSync(`${root}web/index.html`, 'utf8');
+  const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" href="\.\/([^"]+)"/g)].map((m) => m[1]));
+  // the scalar build is fetched only by browsers without WebAssembly SIMD
+  const graph = moduleGraph('web/main.js').filter((path) => path !== 'wasm/dist/attention-scalar.mjs');
+  assert.ok(graph.length > 50, `the walk found ${graph.length} modules`);
+  assert.deepEqual(graph.filter((path) => !preloaded.has(path)), []);
+});
