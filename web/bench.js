@@ -4,7 +4,7 @@
 //
 // Nothing here needs freeing: tensors hold their values in JavaScript, and the module's C++ object is freed
 // by the API once its wrapper is garbage-collected.
-import { h } from './render/dom.js';
+import { h, showStartFailure } from './render/dom.js';
 
 const T = 1024;
 const D = 768;
@@ -95,18 +95,7 @@ async function boot() {
 }
 
 function fatal(message, error) {
-  document.documentElement.dataset.ready = 'error';
-  els.status.removeAttribute('aria-busy');
-  els.status.replaceChildren(
-    h(
-      'div',
-      { class: 'fatal', role: 'alert' },
-      h('h2', {}, 'The benchmark could not start'),
-      h('p', {}, message),
-      error ? h('p', {}, h('code', {}, String(error?.message ?? error))) : null,
-      h('p', {}, 'Serve the project with ', h('code', {}, 'node scripts/serve.mjs'), ' and open the address it prints; the WebAssembly files are built by ', h('code', {}, 'scripts/build-wasm.sh'), '.'),
-    ),
-  );
+  showStartFailure(els.status, 'The benchmark could not start', message, error);
   els.run.disabled = true;
   els.head.disabled = true;
   els.backend.textContent = 'not loaded';

@@ -6,7 +6,7 @@ import { renderStep } from './render/step.js';
 import { renderToc } from './render/toc.js';
 import { renderSettings, readSettings, validateSettings, CONTROLS } from './render/settings.js';
 import { installTakeApart } from './render/takeapart.js';
-import { h } from './render/dom.js';
+import { h, showStartFailure } from './render/dom.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -75,18 +75,7 @@ async function boot() {
 }
 
 function fatal(message, error) {
-  document.documentElement.dataset.ready = 'error';
-  els.step.removeAttribute('aria-busy');
-  els.step.replaceChildren(
-    h(
-      'div',
-      { class: 'fatal', role: 'alert' },
-      h('h2', {}, 'The page could not start'),
-      h('p', {}, message),
-      error ? h('p', {}, h('code', {}, String(error?.message ?? error))) : null,
-      h('p', {}, 'Serve the project with ', h('code', {}, 'node scripts/serve.mjs'), ' and open the address it prints; the WebAssembly files are built by ', h('code', {}, 'scripts/build-wasm.sh'), '.'),
-    ),
-  );
+  showStartFailure(els.step, 'The page could not start', message, error);
   for (const b of [els.prev, els.next]) b.disabled = true;
 }
 

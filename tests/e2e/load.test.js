@@ -95,6 +95,22 @@ test('the first step shows its numbers within 5 s, with no console errors', asyn
   await closePage(page);
 });
 
+test('a page whose module cannot load says so (web/boot.js), on both pages', async () => {
+  for (const [path, entry, title] of [
+    ['', 'web/main.js', 'The page could not start'],
+    ['bench', 'web/bench.js', 'The benchmark could not start'],
+  ]) {
+    const page = await newPage(env.browser);
+    await page.route(new RegExp(`/${entry}$`), (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await page.goto(env.base + path, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'error', undefined, { timeout: 10_000 });
+    const alert = page.getByRole('alert');
+    assert.equal(await alert.getByRole('heading').textContent(), title);
+    assert.match(await alert.textContent(), /scripts could not be loaded/);
+    await page.close();
+  }
+});
+
 /** The fenced block after an HTML comment marker in README.md. */
 function readmeBlock(marker) {
   const readme = readFileSync(`${root}README.md`, 'utf8');

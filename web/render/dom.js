@@ -62,3 +62,22 @@ export function indexTuples(sizes) {
   for (const n of sizes) out = out.flatMap((prefix) => Array.from({ length: n }, (_, i) => [...prefix, i]));
   return out;
 }
+
+/**
+ * A page that could not start: marks the document (data-ready="error", which the tests read), clears the
+ * host's busy state and puts an alert there with what failed and how the page is meant to be served.
+ */
+export function showStartFailure(host, title, message, error) {
+  document.documentElement.dataset.ready = 'error';
+  host.removeAttribute('aria-busy');
+  host.replaceChildren(
+    h(
+      'div',
+      { class: 'fatal', role: 'alert' },
+      h('h2', {}, title),
+      h('p', {}, message),
+      error ? h('p', {}, h('code', {}, String(error?.message ?? error))) : null,
+      h('p', {}, 'Serve the project with ', h('code', {}, 'node scripts/serve.mjs'), ' and open the address it prints; the WebAssembly files are built by ', h('code', {}, 'scripts/build-wasm.sh'), '.'),
+    ),
+  );
+}
