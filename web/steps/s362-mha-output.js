@@ -11,6 +11,9 @@ export default {
     'The class below runs the previous steps in order. Its output has d_out columns, not num_heads × d_out ' +
       'as with the wrapper, and running the module gives the same numbers as the step-by-step computation. Hover ' +
       'over a cell to see the merged row times a row of `out_proj.weight`, plus the bias.',
+    'GPT-2 small stacks this same module with 12 heads, 768-dimensional embeddings and 1024 tokens of context. ' +
+      'The bench page (the “Timed at GPT-2 size” link at the top) runs one such forward in your browser, times it ' +
+      'and draws the attention weights of any of its heads.',
   ],
   formula: String.raw`\operatorname{MultiHeadAttention}(\mathbf{X}) = \mathbf{Z}\mathbf{W}_o^\top + \mathbf{b}_o`,
   code: [
