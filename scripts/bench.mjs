@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 
 import { loadAttention } from '../wasm/index.js';
 import { plainGemm, plainMha } from './bench/plain.mjs';
+import { wasmPeak } from '../web/peak.js';
 
 const root = new URL('../', import.meta.url);
 const args = process.argv.slice(2);
@@ -46,28 +47,6 @@ const FLOP = {
 };
 const CASES = { mha1: 'MHA B=1', mha2: 'MHA B=2', gemm: 'GEMM 1024x768x768', chapter: 'chapter (toy sizes)' };
 const log = (...a) => console.error(...a);
-
-// ------------------------------------------------------------ the wasm peak
-
-// scripts/bench/peak.wat, assembled with `wasm-as --enable-simd peak.wat -o -` (base64).
-const PEAK_WASM =
-  'AGFzbQEAAAABBwFgAn99AX0DAwIAAAUDAQABBxICBWJsb2NrAAAGY2hhaW5zAAEKhgUC6AEBDnsgAUMAAIA/lP0TIQwgAUMAAKA/lP0TIQ0gAUMAAMA/lP0TIQ4gAUMAAOA/lP0TIQ8DQEEA/QAEACEKQQD9AAQQIQsgAiAKIAz95gH95AEhAiADIAsgDP3mAf3kASEDIAQgCiAN/eYB/eQBIQQgBSALIA395gH95AEhBSAGIAogDv3mAf3kASEGIAcgCyAO/eYB/eQBIQcgCCAKIA/95gH95AEhCCAJIAsgD/3mAf3kASEJIABBAWsiAA0ACyACIAP95AEgBP3kASAF/eQBIAb95AEgB/3kASAI/eQBIAn95AH9HwALmQMBDntD7/9/P/0TIQ4gAUO9N4Y1lP0TIQ8gAUMAAIA/lP0TIQIgAUMAAABAlP0TIQMgAUMAAEBAlP0TIQQgAUMAAIBAlP0TIQUgAUMAAKBAlP0TIQYgAUMAAMBAlP0TIQcgAUMAAOBAlP0TIQggAUMAAABBlP0TIQkgAUMAABBBlP0TIQogAUMAACBBlP0TIQsgAUMAADBBlP0TIQwgAUMAAEBBlP0TIQ0DQCACIA795gEgD/3kASECIAMgDv3mASAP/eQBIQMgBCAO/eYBIA/95AEhBCAFIA795gEgD/3kASEFIAYgDv3mASAP/eQBIQYgByAO/eYBIA/95AEhByAIIA795gEgD/3kASEIIAkgDv3mASAP/eQBIQkgCiAO/eYBIA/95AEhCiALIA795gEgD/3kASELIAwgDv3mASAP/eQBIQwgDSAO/eYBIA/95AEhDSAAQQFrIgANAAsgAiAD/eQBIAT95AEgBf3kASAG/eQBIAf95AEgCP3kASAJ/eQBIAr95AEgC/3kASAM/eQBIA395AH9HwAL';
-
-async function wasmPeak() {
-  const { instance } = await WebAssembly.instantiate(Buffer.from(PEAK_WASM, 'base64'));
-  const { block, chains } = instance.exports;
-  for (let i = 0; i < 3; i++) block(1e5, 1e-3), chains(1e5, 1e-3); // into V8's optimising tier
-  const n = 4e6;
-  return () => {
-    let t0 = performance.now();
-    block(n, 1e-3);
-    const blockGflops = (n * 8 * 8) / (performance.now() - t0) / 1e6;
-    t0 = performance.now();
-    chains(n, 1e-3);
-    const chainGflops = (n * 12 * 8) / (performance.now() - t0) / 1e6;
-    return Math.max(blockGflops, chainGflops);
-  };
-}
 
 // ------------------------------------------------------------ the implementations
 

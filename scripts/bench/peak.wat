@@ -1,5 +1,5 @@
-;; The wasm SIMD peak for scripts/bench.mjs: how many f32x4 mul+add pairs per second V8 runs.
-;; Assembled with binaryen (wasm-as --enable-simd peak.wat -o -), embedded as bytes in bench.mjs.
+;; The wasm SIMD peak for scripts/bench.mjs and the bench page: how many f32x4 mul+add pairs per second V8 runs.
+;; Assembled with binaryen (wasm-as --enable-simd peak.wat -o -), embedded as base64 in web/peak.js.
 ;;   $block:  the GEMM register block without its pointer arithmetic: per step, 2 vectors loaded
 ;;            (from a fixed place) times 4 broadcasts, into 8 accumulators (16 ops = 32 lane-FLOP x 2)
 ;;   $chains: 12 independent chains a = a*m + c (no loads)

@@ -78,6 +78,7 @@ test('Run times the forward: a first call apart, then the warm runs, all positiv
       rows: [...document.querySelectorAll('#runs-body tr')].map((tr) => ({ label: tr.querySelector('th').textContent, ms: Number(tr.dataset.ms) })),
       runDisabled: document.getElementById('run').disabled,
       flop: document.body.innerText.includes('6.44 GFLOP'),
+      peak: { ...document.getElementById('peak').dataset, text: document.getElementById('peak').textContent },
     };
   });
   console.log(`first call ${shown.first.text}, warm ${shown.median.text} (${shown.median.rate})`);
@@ -92,6 +93,11 @@ test('Run times the forward: a first call apart, then the warm runs, all positiv
   assert.equal(shown.median.ms, shown.rows[1].ms, 'one warm run: it is the median');
   assert.equal(shown.runDisabled, false, 'Run is enabled again');
   assert.ok(shown.flop, 'the page states the FLOP count');
+  // the SIMD peak measured after the runs, and the median's share of it (GFLOP/s over peak, as shown)
+  const peak = Number(shown.peak.gflops), percent = Number(shown.peak.percent);
+  assert.ok(peak > 0, `peak ${peak} GFLOP/s`);
+  assert.ok(Math.abs(percent - (100 * 6.444023808e9) / shown.median.ms / 1e6 / peak) < 1e-6, `${percent}%`);
+  assert.match(shown.peak.text, new RegExp(`${peak.toFixed(1)} GFLOP/s.*${percent.toFixed(0)}%`));
   assertNoProblems(page);
   await closePage(page);
 });
