@@ -22,6 +22,7 @@
 #include "attn/nn.hpp"
 #include "attn/ops.hpp"
 #include "kernels/kernels.hpp"
+#include "support.hpp"
 
 #ifndef ATTN_FAST_GPT2
 #define ATTN_FAST_GPT2 1
@@ -30,6 +31,9 @@
 using attn::Tensor;
 using attn::kernels::Table;
 using attn::nn::AttentionPath;
+using test::difference;
+using test::normal;
+using test::simd_tables;
 
 namespace {
 
@@ -37,34 +41,6 @@ uint32_t bits_of(float f) {
     uint32_t u;
     std::memcpy(&u, &f, sizeof u);
     return u;
-}
-
-std::string hex(float f) {
-    char text[16];
-    std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(bits_of(f)));
-    return text;
-}
-
-// "" when both hold the same floats (any NaN matches any NaN), else where they first differ.
-std::string difference(const std::vector<float>& expected, const std::vector<float>& got) {
-    if (expected.size() != got.size()) return "sizes differ";
-    for (size_t i = 0; i < expected.size(); ++i)
-        if (bits_of(expected[i]) != bits_of(got[i]) && !(std::isnan(expected[i]) && std::isnan(got[i])))
-            return "at " + std::to_string(i) + ": expected " + hex(expected[i]) + ", got " + hex(got[i]);
-    return "";
-}
-
-std::vector<const Table*> simd_tables() {
-    auto tables = attn::kernels::available();
-    tables.erase(tables.begin());
-    return tables;
-}
-
-std::vector<float> normal(std::mt19937& rng, size_t n, float sigma = 1.0f) {
-    std::normal_distribution<float> dist(0.0f, sigma);
-    std::vector<float> v(n);
-    for (float& x : v) x = dist(rng);
-    return v;
 }
 
 constexpr double kEps = std::numeric_limits<float>::epsilon();

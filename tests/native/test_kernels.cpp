@@ -14,9 +14,15 @@
 #include <vector>
 
 #include "kernels/kernels.hpp"
+#include "support.hpp"
 
 using attn::kernels::Binary;
 using attn::kernels::Table;
+using test::difference;
+using test::hex;
+using test::normal;
+using test::same;
+using test::simd_tables;
 
 namespace {
 
@@ -32,47 +38,15 @@ float from_bits(uint32_t u) {
     return f;
 }
 
-std::string hex(float f) {
-    char text[16];
-    std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(bits_of(f)));
-    return text;
-}
-
 std::vector<float> from_hex(std::initializer_list<uint32_t> list) {
     std::vector<float> v;
     for (uint32_t u : list) v.push_back(from_bits(u));
     return v;
 }
 
-// The same float, bit for bit. Any NaN matches any NaN: NaN bits are no part of the contract (IEEE leaves
-// them open, compilers swap the operands of * and +, and wasm may canonicalise them).
-bool same(float a, float b) { return bits_of(a) == bits_of(b) || (std::isnan(a) && std::isnan(b)); }
-
-// "" when both hold the same floats, else where and how they first differ (Catch prints it on failure).
-std::string difference(const std::vector<float>& expected, const std::vector<float>& got) {
-    if (expected.size() != got.size()) return "sizes differ";
-    for (size_t i = 0; i < expected.size(); ++i)
-        if (!same(expected[i], got[i]))
-            return "at " + std::to_string(i) + ": expected " + hex(expected[i]) + ", got " + hex(got[i]);
-    return "";
-}
-
 const float inf = std::numeric_limits<float>::infinity();
 const float qnan = std::numeric_limits<float>::quiet_NaN();
 
-// Every SIMD table this build has and this CPU runs (the reference is what they are compared with).
-std::vector<const Table*> simd_tables() {
-    auto tables = attn::kernels::available();
-    tables.erase(tables.begin());
-    return tables;
-}
-
-std::vector<float> normal(std::mt19937& rng, size_t n, float sigma = 1.0f) {
-    std::normal_distribution<float> dist(0.0f, sigma);
-    std::vector<float> v(n);
-    for (float& x : v) x = dist(rng);
-    return v;
-}
 
 std::vector<float> uniform(std::mt19937& rng, size_t n, float lo, float hi) {
     std::uniform_real_distribution<float> dist(lo, hi);
