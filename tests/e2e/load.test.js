@@ -169,11 +169,13 @@ function moduleGraph(entry) {
   return [...seen];
 }
 
-test('index.html preloads every module of the page, so none waits for the module that imports it', () => {
-  const html = readFileSync(`${root}web/index.html`, 'utf8');
-  const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" href="\.\/([^"]+)"/g)].map((m) => m[1]));
-  // the scalar build is fetched only by browsers without WebAssembly SIMD
-  const graph = moduleGraph('web/main.js').filter((path) => path !== 'wasm/dist/attention-scalar.mjs');
-  assert.ok(graph.length > 50, `the walk found ${graph.length} modules`);
-  assert.deepEqual(graph.filter((path) => !preloaded.has(path)), []);
+test('both pages preload every module they load, so none waits for the module that imports it', () => {
+  for (const [html, entry, least] of [['web/index.html', 'web/main.js', 50], ['web/bench.html', 'web/bench.js', 4]]) {
+    const text = readFileSync(`${root}${html}`, 'utf8');
+    const preloaded = new Set([...text.matchAll(/<link rel="modulepreload" href="\.\/([^"]+)"/g)].map((m) => m[1]));
+    // the scalar build is fetched only by browsers without WebAssembly SIMD
+    const graph = moduleGraph(entry).filter((path) => path !== 'wasm/dist/attention-scalar.mjs');
+    assert.ok(graph.length > least, `${entry}: the walk found ${graph.length} modules`);
+    assert.deepEqual(graph.filter((path) => !preloaded.has(path)), [], html);
+  }
 });
