@@ -31,17 +31,12 @@
 using attn::Tensor;
 using attn::kernels::Table;
 using attn::nn::AttentionPath;
+using attn::bits_of;
 using test::difference;
 using test::normal;
 using test::simd_tables;
 
 namespace {
-
-uint32_t bits_of(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
 
 constexpr double kEps = std::numeric_limits<float>::epsilon();
 

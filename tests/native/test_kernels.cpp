@@ -18,25 +18,15 @@
 
 using attn::kernels::Binary;
 using attn::kernels::Table;
+using attn::bits_of;
 using test::difference;
+using test::from_bits;
 using test::hex;
 using test::normal;
 using test::same;
 using test::simd_tables;
 
 namespace {
-
-uint32_t bits_of(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-float from_bits(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 std::vector<float> from_hex(std::initializer_list<uint32_t> list) {
     std::vector<float> v;
