@@ -3,7 +3,9 @@
 //
 // Cases: MultiHeadAttention(768, 768, 1024, 0.0, 12) forward on [B, 1024, 768] (GPT-2 size, causal, eval,
 // dropout 0) for B = 1 and 2; GEMM 1024×768 @ 768×768; the whole chapter of the page recomputed after one
-// edit (web/chapter.js computeChapter, toy sizes).
+// edit (web/chapter.js computeChapter, toy sizes); and the cost of one small call through the JS API
+// (scripts/bench/calls.mjs: add, matmul, softmax, at, view, SelfAttention_v2.forward on [6, 3]) for each wasm
+// flavour, in a process of its own.
 // Implementations: this project's wasm SIMD and wasm scalar builds (through the JS API, so the times
 // include copying tensors in and out), its native build (bench/attn_bench --serve), TF.js with
 // @tensorflow/tfjs-backend-wasm (one thread, SIMD), plain JavaScript loops, and PyTorch (/usr/bin/python3,
@@ -21,6 +23,7 @@
 //   --native PATH  the attn_bench binary (default build/native/bench/attn_bench, then build/*/bench/attn_bench)
 //   --json FILE    also write the JSON there
 //   --chapter      only the chapter's timing, as JSON (the main run starts itself so, in a fresh process)
+//   --calls F      only the per-call times of flavour F, as JSON (likewise)
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,6 +31,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { loadAttention } from '../wasm/index.js';
+import { CALL_CASES, callTimes } from './bench/calls.mjs';
 import { plainGemm, plainMha } from './bench/plain.mjs';
 import { wasmPeak } from '../web/peak.js';
 
@@ -184,8 +188,8 @@ function plain(reference) {
 
 // In a process of its own (`bench.mjs --chapter`), as a page would run it: not in a heap that the GPT-2-size
 // cases have filled with megabytes of garbage.
-async function chapterInChild() {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--chapter'], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function inChild(...flags) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
   let text = '';
   for await (const chunk of child.stdout) text += chunk;
   return JSON.parse(text);
@@ -225,7 +229,9 @@ async function main() {
     platform: `${os.platform()} ${os.release()}`, loadavg: os.loadavg().map((l) => l.toFixed(2)), date: new Date().toISOString(),
   };
   log(`bench: ${machine.cpu}, ${machine.cpus} CPUs, Node ${machine.node}, load ${machine.loadavg.join(' ')}`);
-  const chapterTimes = ONLY.includes('simd') ? await chapterInChild() : null;
+  const chapterTimes = ONLY.includes('simd') ? await inChild('--chapter') : null;
+  const calls = {};
+  for (const flavour of ['simd', 'scalar']) if (ONLY.includes(flavour)) calls[flavour] = await inChild('--calls', flavour);
   const peakOfWasm = await wasmPeak();
   const impls = {};
   const notes = {};
@@ -338,6 +344,14 @@ async function main() {
   lines.push(`ratios: ${Object.entries(ratios).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
   for (const t of targets) lines.push(`target ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'}  ${t.target}: ${fmt(t.value, 2)}`);
   lines.push('');
+  if (Object.keys(calls).length) {
+    lines.push('one call through the JS API on [6, 3] inputs, µs (median of batch means; min-max), Node:');
+    for (const [c, label] of Object.entries(CALL_CASES)) {
+      lines.push(`  ${label.padEnd(26)} ${Object.entries(calls).map(([f, t]) =>
+        `${f} ${fmt(t[c].median, 2)} (${fmt(t[c].min, 2)}-${fmt(t[c].max, 2)})`).join('   ')}`);
+    }
+    lines.push('');
+  }
   lines.push(`limits: MHA B=1 at 100% of the measured peak takes ${fmt(limits.wasm_mha1_ms_at_peak)} ms in wasm` +
     (limits.native_mha1_ms_at_peak ? `, ${fmt(limits.native_mha1_ms_at_peak)} ms native` : '') + '; the time targets ask for ' +
     `${fmt(limits.wasm_200ms_pct_of_peak, 0)}% of the wasm peak (200 ms)` +
@@ -346,7 +360,7 @@ async function main() {
   console.log(lines.join('\n'));
   const json = { machine, flop: FLOP, peaks: { wasm_gflops: wasmPeakGflops, native_fma_gflops: nativePeakGflops,
     native_muladd_gflops: peaks.nativeMulAdd.length ? median(peaks.nativeMulAdd) : null }, rounds: ROUNDS, results,
-  ratios, targets, limits, notes };
+  ratios, targets, limits, calls_us: calls, notes };
   console.log(JSON.stringify(json));
   const out = option('json', null);
   if (out) writeFileSync(out, `${JSON.stringify(json, null, 1)}\n`);
@@ -354,6 +368,8 @@ async function main() {
 
 if (args.includes('--chapter')) {
   console.log(JSON.stringify(await chapter(await loadAttention({ flavour: 'simd' }))));
+} else if (args.includes('--calls')) {
+  console.log(JSON.stringify(callTimes(await loadAttention({ flavour: option('calls', 'simd') }))));
 } else {
   await main();
 }

@@ -1,7 +1,7 @@
-// Declarations only: every export adapts a core function or method with Js<...> (convert.hpp), and
-// index.js calls it as `_attn_<name>` with its arguments on the wire. The JavaScript wrapper (index.js)
-// gives these their PyTorch-shaped names and argument handling.
-#include <emscripten/emscripten.h>
+// The API as Embind declarations, and nothing else. Each core function or method is wrapped in
+// Js<...>::call (convert.hpp), which passes tensors as JS-owned records and reports errors; index.js gives
+// these exports their PyTorch-shaped names, overloads and argument checks.
+#include <emscripten/bind.h>
 
 #include "attn/generator.hpp"
 #include "attn/nn.hpp"
@@ -10,6 +10,7 @@
 #include "convert.hpp"
 #include "kernels/kernels.hpp"
 
+using namespace emscripten;
 using attn::Shape;
 using attn::Tensor;
 using attn::wasm::Js;
@@ -37,97 +38,130 @@ constexpr Tensor& (Tensor::*add_number_)(double) = &Tensor::add_;
 constexpr Tensor& (Tensor::*set_number)(const std::vector<int64_t>&, float) = &Tensor::set;
 constexpr Tensor& (Tensor::*set_tensor)(const std::vector<int64_t>&, const Tensor&) = &Tensor::set;
 
-std::string backend() { return attn::kernels::active().name; }
+// The JS API draws from the default generator, like torch's functions.
+Tensor rand_default(const Shape& shape) { return attn::rand(shape); }
+Tensor randn_default(const Shape& shape) { return attn::randn(shape); }
+std::string kernel_backend() { return attn::kernels::active().name; }
 }  // namespace
 
-// _attn_<name>: one export per entry, run on the arguments index.js put on the wire.
-#define ATTN_EXPORT(name, ...) \
-    extern "C" EMSCRIPTEN_KEEPALIVE void attn_##name() { attn::wasm::run(&__VA_ARGS__::call); }
+EMSCRIPTEN_BINDINGS(attention) {
+    // ---- how values cross (convert.hpp)
+    value_object<attn::wasm::RecordLayout>("RecordLayout")
+        .field("values", &attn::wasm::RecordLayout::values)
+        .field("length", &attn::wasm::RecordLayout::length)
+        .field("rank", &attn::wasm::RecordLayout::rank)
+        .field("offset", &attn::wasm::RecordLayout::offset)
+        .field("isBool", &attn::wasm::RecordLayout::is_bool)
+        .field("requiresGrad", &attn::wasm::RecordLayout::requires_grad)
+        .field("isParameter", &attn::wasm::RecordLayout::is_parameter)
+        .field("shared", &attn::wasm::RecordLayout::shared)
+        .field("gradFn", &attn::wasm::RecordLayout::grad_fn)
+        .field("headerBytes", &attn::wasm::RecordLayout::header_bytes);
+    function("recordLayout", &attn::wasm::record_layout);
+    value_object<attn::wasm::MemoryUsage>("MemoryUsage")
+        .field("heapBytes", &attn::wasm::MemoryUsage::heap_bytes)
+        .field("allocatedBytes", &attn::wasm::MemoryUsage::allocated_bytes);
+    function("memoryUsage", &Js<&attn::wasm::memory_usage>::call);
+    function("kernelBackend", &kernel_backend);
 
-// generator
-ATTN_EXPORT(manualSeed, Js<manual_seed>)
-ATTN_EXPORT(initialSeed, Js<&attn::initial_seed>)
-ATTN_EXPORT(setRngProfile, Js<&attn::set_rng_profile>)
-ATTN_EXPORT(getRngProfile, Js<&attn::rng_profile>)
-ATTN_EXPORT(rngDraws, Js<&attn::rng_draws>)
-ATTN_EXPORT(kernelBackend, Js<&backend>)
-ATTN_EXPORT(heapBytes, Js<&attn::wasm::heap_bytes>)
-ATTN_EXPORT(allocatedBytes, Js<&attn::wasm::allocated_bytes>)
+    // ---- generator
+    enum_<attn::RngProfile>("RngProfile")
+        .value(attn::rng_profile_name(attn::RngProfile::Default), attn::RngProfile::Default)
+        .value(attn::rng_profile_name(attn::RngProfile::Mkl), attn::RngProfile::Mkl);
+    function("manualSeed", &Js<manual_seed>::call);
+    function("initialSeed", &Js<&attn::initial_seed>::call);
+    function("setRngProfile", &attn::set_rng_profile);
+    function("getRngProfile", &attn::rng_profile);
+    function("rngDraws", &Js<&attn::rng_draws>::call);
 
-// creation
-ATTN_EXPORT(fromValues, Js<&Tensor::from_vector>)
-ATTN_EXPORT(rand, Js<&attn::rand>)
-ATTN_EXPORT(randn, Js<&attn::randn>)
-ATTN_EXPORT(zeros, Js<&attn::zeros>)
-ATTN_EXPORT(ones, Js<&attn::ones>)
-ATTN_EXPORT(empty, Js<&attn::empty>)
-ATTN_EXPORT(stack, Js<&attn::stack>)
-ATTN_EXPORT(cat, Js<&attn::cat>)
+    // ---- creation
+    enum_<attn::DType>("DType")
+        .value(attn::dtype_name(attn::DType::Float32), attn::DType::Float32)
+        .value(attn::dtype_name(attn::DType::Bool), attn::DType::Bool);
+    function("fromValues", &Js<&Tensor::from_vector>::call);
+    function("rand", &Js<&rand_default>::call);
+    function("randn", &Js<&randn_default>::call);
+    function("zeros", &Js<&attn::zeros>::call);
+    function("ones", &Js<&attn::ones>::call);
+    function("empty", &Js<&attn::empty>::call);
+    function("stack", &Js<&attn::stack>::call);
+    function("cat", &Js<&attn::cat>::call);
 
-// ops
-ATTN_EXPORT(add, Js<add_tensor>)
-ATTN_EXPORT(sub, Js<sub_tensor>)
-ATTN_EXPORT(mul, Js<mul_tensor>)
-ATTN_EXPORT(div, Js<div_tensor>)
-ATTN_EXPORT(pow, Js<pow_tensor>)
-ATTN_EXPORT(addNumber, Js<add_number>)
-ATTN_EXPORT(subNumber, Js<sub_number>)
-ATTN_EXPORT(mulNumber, Js<mul_number>)
-ATTN_EXPORT(divNumber, Js<div_number>)
-ATTN_EXPORT(powNumber, Js<pow_number>)
-ATTN_EXPORT(exp, Js<&attn::exp>)
-ATTN_EXPORT(sumAll, Js<sum_all>)
-ATTN_EXPORT(sumDim, Js<sum_dim>)
-ATTN_EXPORT(softmax, Js<&attn::softmax>)
-ATTN_EXPORT(dot, Js<&attn::dot>)
-ATTN_EXPORT(matmul, Js<&attn::matmul>)
-ATTN_EXPORT(triu, Js<&attn::triu>)
-ATTN_EXPORT(tril, Js<&attn::tril>)
-ATTN_EXPORT(maskedFill, Js<&attn::masked_fill>)
-ATTN_EXPORT(allclose, Js<&attn::allclose>)
+    // ---- ops
+    function("add", &Js<add_tensor>::call);
+    function("sub", &Js<sub_tensor>::call);
+    function("mul", &Js<mul_tensor>::call);
+    function("div", &Js<div_tensor>::call);
+    function("pow", &Js<pow_tensor>::call);
+    function("addNumber", &Js<add_number>::call);
+    function("subNumber", &Js<sub_number>::call);
+    function("mulNumber", &Js<mul_number>::call);
+    function("divNumber", &Js<div_number>::call);
+    function("powNumber", &Js<pow_number>::call);
+    function("exp", &Js<&attn::exp>::call);
+    function("sumAll", &Js<sum_all>::call);
+    function("sumDim", &Js<sum_dim>::call);
+    function("softmax", &Js<&attn::softmax>::call);
+    function("dot", &Js<&attn::dot>::call);
+    function("matmul", &Js<&attn::matmul>::call);
+    function("triu", &Js<&attn::triu>::call);
+    function("tril", &Js<&attn::tril>::call);
+    function("maskedFill", &Js<&attn::masked_fill>::call);
+    function("allclose", &Js<&attn::allclose>::call);
 
-// tensor methods: the receiver comes first
-ATTN_EXPORT(item, Js<&Tensor::item>)
-ATTN_EXPORT(size, Js<&Tensor::size>)
-ATTN_EXPORT(select, Js<&Tensor::select>)
-ATTN_EXPORT(slice, Js<&Tensor::slice>)
-ATTN_EXPORT(transpose, Js<&Tensor::transpose>)
-ATTN_EXPORT(T, Js<&Tensor::T>)
-ATTN_EXPORT(view, Js<&Tensor::view>)
-ATTN_EXPORT(reshape, Js<&Tensor::reshape>)
-ATTN_EXPORT(flatten, Js<&Tensor::flatten>)
-ATTN_EXPORT(contiguous, Js<&Tensor::contiguous>)
-ATTN_EXPORT(clone, Js<&Tensor::clone>)
-ATTN_EXPORT(toBool, Js<&Tensor::to_bool>)
-ATTN_EXPORT(zero_, Js<&Tensor::zero_>)
-ATTN_EXPORT(fill_, Js<&Tensor::fill_>)
-ATTN_EXPORT(add_, Js<add_tensor_>)
-ATTN_EXPORT(addNumber_, Js<add_number_>)
-ATTN_EXPORT(maskedFill_, Js<&Tensor::masked_fill_>)
-ATTN_EXPORT(setNumber, Js<set_number>)
-ATTN_EXPORT(setTensor, Js<set_tensor>)
+    // ---- tensor methods: the receiver comes first
+    function("item", &Js<&Tensor::item>::call);
+    function("size", &Js<&Tensor::size>::call);
+    function("select", &Js<&Tensor::select>::call);
+    function("slice", &Js<&Tensor::slice>::call);
+    function("transpose", &Js<&Tensor::transpose>::call);
+    function("T", &Js<&Tensor::T>::call);
+    function("view", &Js<&Tensor::view>::call);
+    function("reshape", &Js<&Tensor::reshape>::call);
+    function("flatten", &Js<&Tensor::flatten>::call);
+    function("contiguous", &Js<&Tensor::contiguous>::call);
+    function("clone", &Js<&Tensor::clone>::call);
+    function("toBool", &Js<&Tensor::to_bool>::call);
+    function("zero_", &Js<&Tensor::zero_>::call);
+    function("fill_", &Js<&Tensor::fill_>::call);
+    function("add_", &Js<add_tensor_>::call);
+    function("addNumber_", &Js<add_number_>::call);
+    function("maskedFill_", &Js<&Tensor::masked_fill_>::call);
+    function("setNumber", &Js<set_number>::call);
+    function("setTensor", &Js<set_tensor>::call);
 
-// printing
-ATTN_EXPORT(toString, Js<to_string>)
-ATTN_EXPORT(setPrintOptions, Js<&attn::set_printoptions>)
+    // ---- printing
+    function("tensorToString", &Js<to_string>::call);
+    function("setPrintOptions", &Js<&attn::set_printoptions>::call);
 
-// modules: the module's id comes first; JS frees each one (attn_module_free) when it is garbage-collected
-ATTN_EXPORT(moduleForward, Js<&nn::Module::forward>)
-ATTN_EXPORT(moduleTrain, Js<&nn::Module::train>)
-ATTN_EXPORT(moduleIsTraining, Js<&nn::Module::is_training>)
-ATTN_EXPORT(moduleParameterNames, Js<&nn::Module::parameter_names>)
-ATTN_EXPORT(moduleModuleNames, Js<&nn::Module::module_names>)
-ATTN_EXPORT(moduleForwardSubmodule, Js<&nn::Module::forward_submodule>)
-ATTN_EXPORT(moduleParameter, Js<&nn::Module::parameter>)
-ATTN_EXPORT(moduleLoadParameter, Js<&nn::Module::load_parameter>)
-ATTN_EXPORT(moduleSetAttentionPath, Js<&nn::Module::set_attention_path>)
-ATTN_EXPORT(moduleAttentionWeights, Js<&nn::MultiHeadAttention::attention_weights>)
-
-ATTN_EXPORT(newLinear, JsNew<nn::Linear, int64_t, int64_t, bool>)
-ATTN_EXPORT(newDropout, JsNew<nn::Dropout, double>)
-ATTN_EXPORT(newSelfAttention_v1, JsNew<nn::SelfAttention_v1, int64_t, int64_t>)
-ATTN_EXPORT(newSelfAttention_v2, JsNew<nn::SelfAttention_v2, int64_t, int64_t, bool>)
-ATTN_EXPORT(newCausalAttention, JsNew<nn::CausalAttention, int64_t, int64_t, int64_t, double, bool>)
-ATTN_EXPORT(newMultiHeadAttentionWrapper,
-            JsNew<nn::MultiHeadAttentionWrapper, int64_t, int64_t, int64_t, double, int64_t, bool>)
-ATTN_EXPORT(newMultiHeadAttention, JsNew<nn::MultiHeadAttention, int64_t, int64_t, int64_t, double, int64_t, bool>)
+    // ---- modules: Embind handles over a shared_ptr, freed by delete() or once collected
+    enum_<nn::AttentionPath>("AttentionPath")
+        .value(nn::attention_path_name(nn::AttentionPath::Auto), nn::AttentionPath::Auto)
+        .value(nn::attention_path_name(nn::AttentionPath::Exact), nn::AttentionPath::Exact)
+        .value(nn::attention_path_name(nn::AttentionPath::Fast), nn::AttentionPath::Fast);
+    class_<nn::Module>("Module")
+        .function("forward", &Js<&nn::Module::forward>::call)
+        .function("train", &nn::Module::train)
+        .property("training", &nn::Module::is_training)
+        .function("parameterNames", &Js<&nn::Module::parameter_names>::call)
+        .function("moduleNames", &Js<&nn::Module::module_names>::call)
+        .function("forwardSubmodule", &Js<&nn::Module::forward_submodule>::call)
+        .function("parameter", &Js<&nn::Module::parameter>::call)
+        .function("loadParameter", &Js<&nn::Module::load_parameter>::call)
+        .function("setAttentionPath", &nn::Module::set_attention_path);
+    class_<nn::Linear, base<nn::Module>>("Linear")
+        .smart_ptr_constructor("LinearPtr", &JsNew<nn::Linear, int64_t, int64_t, bool>::make);
+    class_<nn::Dropout, base<nn::Module>>("Dropout")
+        .smart_ptr_constructor("DropoutPtr", &JsNew<nn::Dropout, double>::make);
+    class_<nn::SelfAttention_v1, base<nn::Module>>("SelfAttention_v1")
+        .smart_ptr_constructor("SelfAttention_v1Ptr", &JsNew<nn::SelfAttention_v1, int64_t, int64_t>::make);
+    class_<nn::SelfAttention_v2, base<nn::Module>>("SelfAttention_v2")
+        .smart_ptr_constructor("SelfAttention_v2Ptr", &JsNew<nn::SelfAttention_v2, int64_t, int64_t, bool>::make);
+    class_<nn::CausalAttention, base<nn::Module>>("CausalAttention")
+        .smart_ptr_constructor("CausalAttentionPtr", &JsNew<nn::CausalAttention, int64_t, int64_t, int64_t, double, bool>::make);
+    class_<nn::MultiHeadAttentionWrapper, base<nn::Module>>("MultiHeadAttentionWrapper")
+        .smart_ptr_constructor("MultiHeadAttentionWrapperPtr", &JsNew<nn::MultiHeadAttentionWrapper, int64_t, int64_t, int64_t, double, int64_t, bool>::make);
+    class_<nn::MultiHeadAttention, base<nn::Module>>("MultiHeadAttention")
+        .smart_ptr_constructor("MultiHeadAttentionPtr", &JsNew<nn::MultiHeadAttention, int64_t, int64_t, int64_t, double, int64_t, bool>::make)
+        .function("attentionWeights", &Js<&nn::MultiHeadAttention::attention_weights>::call);
+}

@@ -1,31 +1,29 @@
 #pragma once
-// Conversions between JavaScript values and the core's C++ types, and `Js<F>`, which adapts any core
-// function or method to take and return JavaScript values. bindings.cpp only declares `Js<...>::call`.
+// What Embind (Emscripten 3.1.6) cannot express for this API, and so is written here. bindings.cpp
+// declares every export with Embind and wraps each core function in `Js<F>::call`, which adds two things:
 //
-// Values cross the boundary through the wire: two buffers in the wasm heap (f64 slots and UTF-8 bytes)
-// that index.js writes each call's arguments into and reads its result from, with plain exported
-// functions (no embind, no JS object built from C++). Each value is a tag and its payload (Tag below);
-// a tensor's values travel in a float buffer of their own, staged by JS before the call.
+// 1. Tensors owned by JavaScript. Embind passes C++ objects that live in the wasm heap (class_ handles,
+//    freed by delete() or its FinalizationRegistry), but the garbage collector does not see that memory:
+//    500 un-deleted [1024, 768] results would exhaust it. So a tensor's values stay in a JS Float32Array and
+//    cross as a TensorRecord in the heap: index.js writes an argument's record (and its values) before the
+//    call; Js<F> writes a result's record, which JS reads and copies out before its next call. A result that
+//    views an argument's storage says which, so that JS keeps sharing that argument's Float32Array.
+// 2. Errors. A C++ exception that leaves wasm reaches JS as an opaque WebAssembly.Exception (3.1.6 has no
+//    way to read its message) and skips Embind's clean-up of the call's arguments. Js<F> catches it and
+//    reports the message (report_error), and index.js throws it as an AttentionError.
 //
-// Tensors cross the boundary as plain JS objects that own their values:
-//   { storage: Float32Array, shape: number[], strides: number[], offset: number,
-//     dtype: 'float32' | 'bool', requiresGrad: boolean, gradFn: string, isParameter: boolean }
-// so nothing in the wasm heap outlives a call and JavaScript never has to free a tensor. A result that is
-// a view of an argument reuses that argument's Float32Array, and an argument that a method changes in
-// place has its Float32Array updated, so views and in-place ops behave as in PyTorch.
-// A C++ exception never crosses the boundary: it comes back as an error value, which the JS wrapper
-// throws as an AttentionError.
+// Everything else (numbers, strings, enums, value objects, modules as class_ handles, plain objects and
+// typed arrays as emscripten::val) is Embind's own.
+#include <emscripten/val.h>
+
 #include <cstdint>
 #include <memory>
-#include <new>
-#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-#include "attn/error.hpp"
 #include "attn/generator.hpp"
 #include "attn/nn.hpp"
 #include "attn/print.hpp"
@@ -33,395 +31,305 @@
 
 namespace attn::wasm {
 
-// ---------------------------------------------------------------- the wire
-//
-// Every value is a tag slot followed by its payload slots (index.js mirrors this list):
-//   Undefined, Null, False, True                          (no payload)
-//   Number     value
-//   String     byte offset, byte length                   (UTF-8 in the byte buffer)
-//   BigInt     byte offset, byte length                   (its decimal text)
-//   Array      length, then each element
-//   Object     count, then (key as a String, value) pairs (plain objects: print options)
-//   Floats     in: staged buffer, length                  out: heap address, length  (a Float32Array)
-//   Tensor     in: staged buffer, length, rank, shape…, strides…, offset, dtype, requiresGrad, isParameter,
-//                  gradFn (String)
-//              out: shared argument (or -1), heap address, length, rank, shape…, strides…, offset, dtype,
-//                  requiresGrad, isParameter, gradFn (String)
-//   Other      its typeof (String)                        (functions, symbols: named in messages only)
-//   Module     id                                         (a module held in the registry below)
-//   Error      message (String)                           (out only)
-// After the result come the write-backs of arguments changed in place: a count, then for each the
-// argument's index and its Tensor (out form, shared argument -1).
-enum class Tag : int {
-    Undefined = 0, Null, False, True, Number, String, BigInt, Array, Object, Floats, Tensor, Other, Module, Error
+using emscripten::val;
+
+// ---------------------------------------------------------------- how a tensor crosses
+
+// A tensor in the heap: this header, then int32 shape[rank] and int32 strides[rank]. An argument's values
+// follow (written by JS); a result's `values` points into the storage of the tensor Js<F> holds for it.
+struct TensorRecord {
+    uint32_t values;  // heap address of the whole storage, as float32
+    uint32_t length;  // floats in the storage
+    int32_t rank;
+    int32_t offset;  // where the first element sits in the storage
+    int32_t is_bool;
+    int32_t requires_grad;
+    int32_t is_parameter;
+    int32_t shared;  // result: the argument whose storage it views, or -1
+    char grad_fn[32];  // "" or e.g. "MmBackward0", NUL-terminated
 };
 
-// One decoded argument: the C++ side of a JS value.
-struct JsValue {
-    Tag tag = Tag::Undefined;
-    double number = 0.0;          // Number; Module: its id
-    std::string text;             // String, BigInt (decimal), Other (typeof)
-    std::vector<JsValue> items;   // Array elements; Object values
-    std::vector<std::string> keys;  // Object keys
-    // Tensor and Floats: the staged values, then the tensor's view and flags.
-    std::vector<float> values;
-    Shape shape, strides;
-    double offset = 0.0;
-    bool is_bool = false, requires_grad = false, is_parameter = false;
-    std::string grad_fn;
+// Byte offsets of TensorRecord's fields, given to index.js once so that the layout is written only here.
+struct RecordLayout {
+    int values, length, rank, offset, is_bool, requires_grad, is_parameter, shared, grad_fn, header_bytes;
+};
+RecordLayout record_layout();
 
-    bool is_number() const { return tag == Tag::Number; }
-    bool is_null_or_undefined() const { return tag == Tag::Null || tag == Tag::Undefined; }
-    // The member named `key` of an Object (Undefined when absent or not an object).
-    const JsValue& operator[](const char* key) const;
+// A list of tensors (stack, cat): a count, then that many record addresses.
+struct TensorList {
+    uint32_t count;
+    uint32_t records[1];  // `count` of them
 };
 
-// typeof v, as JavaScript gives it ('object' for null and arrays).
-std::string type_of(const JsValue& v);
-// How an unexpected JS value is named in a message: numbers by value, null, 'an array', else typeof.
-std::string type_name(const JsValue& v);
-// A number as JavaScript's String(x) writes it: 1.5, 100, 1e+21, NaN, -Infinity.
-std::string js_number_text(double x);
+Tensor tensor_from_record(uintptr_t address);
+std::vector<Tensor> tensors_from_list(uintptr_t address);
+// Writes `t`'s record and holds `t` until the next call; returns the record's address.
+uintptr_t record_of(const Tensor& t, int shared);
+// What the last call held for JS: released when the next call starts.
+void release_results();
 
-// ---------------------------------------------------------------- results
+// ---------------------------------------------------------------- errors
 
-// The result stream of one call. Tensors and float arrays point into the heap until release().
-class Writer {
-public:
-    Writer() {  // capacities that stay put, so the allocator holds the same bytes between calls
-        held_tensors_.reserve(16);
-        held_floats_.reserve(16);
-    }
-    void tag(Tag t) { number(static_cast<double>(static_cast<int>(t))); }
-    void number(double x) { slots_.push_back(x); }
-    void text(const std::string& s, Tag t = Tag::String);  // a String (or BigInt, Other): tag and payload
-    void floats(const std::vector<float>& v);
-    // shared: the index of the argument whose storage this tensor views (JS reuses its Float32Array), or -1.
-    void tensor(const Tensor& t, int shared);
-    void error(const std::string& message);
-    void clear();
+// Hands the message to index.js, which throws it as an AttentionError when the call returns.
+void report_error(const char* message);
 
-    std::vector<double>& slots() { return slots_; }
-    std::string& bytes() { return bytes_; }
-
-private:
-    std::vector<double> slots_;
-    std::string bytes_;
-    std::vector<Tensor> held_tensors_;  // their storages, which JS copies out before the release
-    std::vector<std::vector<float>> held_floats_;
+// The size of the wasm heap and the bytes malloc has handed out (to watch for leaks).
+struct MemoryUsage {
+    double heap_bytes, allocated_bytes;
 };
+MemoryUsage memory_usage();
 
-Writer& out();
+// ---------------------------------------------------------------- parameters: what Embind passes, and how
 
-inline void to_js(Writer& w, const Tensor& t) { w.tensor(t, -1); }
-inline void to_js(Writer& w, double v) { w.tag(Tag::Number), w.number(v); }
-inline void to_js(Writer& w, float v) { to_js(w, static_cast<double>(v)); }
-inline void to_js(Writer& w, int64_t v) { to_js(w, static_cast<double>(v)); }
-inline void to_js(Writer& w, bool v) { w.tag(v ? Tag::True : Tag::False); }
-inline void to_js(Writer& w, const std::string& v) { w.text(v); }
-inline void to_js(Writer& w, const char* v) { to_js(w, std::string(v)); }
-inline void to_js(Writer& w, const std::vector<float>& v) { w.tag(Tag::Floats), w.floats(v); }
-void to_js(Writer& w, const std::vector<std::string>& v);
-inline void to_js(Writer& w, const std::optional<Tensor>& t) {
-    if (t) to_js(w, *t);
-    else w.tag(Tag::Null);
-}
-inline void to_js(Writer& w, uint64_t v) { w.text(std::to_string(v), Tag::BigInt); }
-inline void to_js(Writer& w, RngProfile p) { to_js(w, std::string(rng_profile_name(p))); }
-inline void to_js(Writer& w, nn::AttentionPath p) { to_js(w, std::string(nn::attention_path_name(p))); }
-struct ModuleId {
-    int32_t id;
-};
-inline void to_js(Writer& w, ModuleId m) { w.tag(Tag::Module), w.number(m.id); }
-
-// ---------------------------------------------------------------- arguments
-
-Tensor tensor_from_js(JsValue& js);
-int64_t integer_from_js(const JsValue& v, const char* what);
-Shape shape_from_js(const JsValue& v);
-std::vector<Tensor> tensors_from_js(JsValue& v);
-PrintOptionsUpdate print_options_from_js(const JsValue& v);
-// A seed as torch.manual_seed takes it: an integer Number or a BigInt in [-2^63, 2^64 - 1].
-uint64_t seed_from_js(const JsValue& v);
-DType dtype_from_js(const JsValue& v);
-RngProfile profile_from_js(const JsValue& v);
-std::vector<float> floats_from_js(JsValue& v);  // a Float32Array or an array of numbers
-nn::AttentionPath attention_path_from_js(const JsValue& v);
-
-// Modules live here between calls, under the id JS holds; JS frees each one when its wrapper is collected.
-std::shared_ptr<nn::Module> module_from_js(const JsValue& v);
-int32_t register_module(std::shared_ptr<nn::Module> module);
-void release_module(int32_t id);
-
-// One argument: converts from JS, holds the C++ value for the call, and writes back afterwards.
+// Param<T>: a parameter of type T in a core signature. `Wire` is what Embind passes from JS; the Param
+// holds the converted value for the duration of the call.
 template <class T>
-struct Arg;
+struct Param {  // numbers, strings, enums: Embind's own conversions
+    using Wire = T;
+    explicit Param(Wire w) : value(std::move(w)) {}
+    T& get() { return value; }
+    T value;
+};
+template <class T>
+struct Param<const T&> : Param<T> {
+    using Param<T>::Param;
+};
 
 template <>
-struct Arg<const Tensor&> {
-    explicit Arg(JsValue& js) : value(tensor_from_js(js)) {}
-    const Tensor& get() { return value; }
-    bool after(Writer&, int) { return false; }
-    Tensor value;
-};
-template <>
-struct Arg<Tensor&> {  // changed in place: its JS storage is updated afterwards
-    explicit Arg(JsValue& js) : value(tensor_from_js(js)) {}
+struct Param<Tensor> {  // by value, const& or & (in place: JS copies the record's values back)
+    using Wire = uintptr_t;
+    explicit Param(Wire w) : value(tensor_from_record(w)) {}
     Tensor& get() { return value; }
-    bool after(Writer& w, int index) {
-        w.number(index);
-        w.tensor(value, -1);
-        return true;
-    }
     Tensor value;
 };
 template <>
-struct Arg<Tensor> : Arg<const Tensor&> {
-    using Arg<const Tensor&>::Arg;
+struct Param<const Tensor&> : Param<Tensor> {
+    using Param<Tensor>::Param;
+};
+template <>
+struct Param<Tensor&> : Param<Tensor> {
+    using Param<Tensor>::Param;
 };
 
-struct NoWriteBack {
-    bool after(Writer&, int) { return false; }
+template <>
+struct Param<const std::vector<Tensor>&> {
+    using Wire = uintptr_t;
+    explicit Param(Wire w) : value(tensors_from_list(w)) {}
+    const std::vector<Tensor>& get() { return value; }
+    std::vector<Tensor> value;
 };
 
-template <class Number>
-struct NumberArg : NoWriteBack {
-    explicit NumberArg(JsValue& js) {
-        if (!js.is_number()) throw Error("expected a number, got " + type_of(js));
-        value = static_cast<Number>(js.number);
-    }
-    Number get() { return value; }
-    Number value;
-};
+// JS numbers: index.js has checked that integers are safe integers; the cast saturates so that no value
+// can trap the module.
+int64_t saturate(double x);
 template <>
-struct Arg<double> : NumberArg<double> {
-    using NumberArg::NumberArg;
-};
-template <>
-struct Arg<float> : NumberArg<float> {
-    using NumberArg::NumberArg;
-};
-template <>
-struct Arg<int64_t> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(integer_from_js(js, "expected an integer")) {}
+struct Param<int64_t> {
+    using Wire = double;
+    explicit Param(Wire w) : value(saturate(w)) {}
     int64_t get() { return value; }
     int64_t value;
 };
 template <>
-struct Arg<bool> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(js.tag == Tag::True) {}
-    bool get() { return value; }
-    bool value;
+struct Param<float> {  // like a Python float given to a float32 op
+    using Wire = double;
+    explicit Param(Wire w) : value(static_cast<float>(w)) {}
+    float get() { return value; }
+    float value;
 };
 template <>
-struct Arg<const std::string&> : NoWriteBack {
-    explicit Arg(JsValue& js) {
-        if (js.tag != Tag::String) throw Error("expected a string, got " + type_of(js));
-        value = js.text;
-    }
-    const std::string& get() { return value; }
-    std::string value;
-};
-template <>
-struct Arg<const Shape&> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(shape_from_js(js)) {}
-    const Shape& get() { return value; }
-    Shape value;
-};
-template <>
-struct Arg<Shape> : Arg<const Shape&> {
-    using Arg<const Shape&>::Arg;
-};
-template <>
-struct Arg<uint64_t> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(seed_from_js(js)) {}
+struct Param<uint64_t> {  // a seed: its decimal text (index.js turned a Number or BigInt into [0, 2^64))
+    using Wire = std::string;
+    explicit Param(const Wire& w) : value(std::stoull(w)) {}
     uint64_t get() { return value; }
     uint64_t value;
 };
+
+// A shape or an index (t[i, j]): index.js writes its count and then the numbers, as float64, in the heap
+// (through an emscripten::val array it would take 0.4 µs more per view). index.js has checked that they are
+// safe integers.
+struct SizeList {
+    uint32_t count;
+    uint32_t unused;  // the numbers start 8-byte aligned
+    double values[1];  // `count` of them
+};
+Shape shape_from_list(uintptr_t address);
 template <>
-struct Arg<RngProfile> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(profile_from_js(js)) {}
-    RngProfile get() { return value; }
-    RngProfile value;
+struct Param<Shape> {
+    using Wire = uintptr_t;
+    explicit Param(Wire w) : value(shape_from_list(w)) {}
+    Shape& get() { return value; }
+    Shape value;
 };
 template <>
-struct Arg<nn::AttentionPath> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(attention_path_from_js(js)) {}
-    nn::AttentionPath get() { return value; }
-    nn::AttentionPath value;
+struct Param<const Shape&> : Param<Shape> {
+    using Param<Shape>::Param;
 };
-// The JS API always draws from the default generator, like torch's functions: the wrapper passes
-// `undefined` in the generator's place.
+
+// Values for a new tensor: a Float32Array (copied with one set() through a typed_memory_view).
 template <>
-struct Arg<Generator&> : NoWriteBack {
-    explicit Arg(JsValue&) {}
-    Generator& get() { return default_generator(); }
-};
-template <>
-struct Arg<DType> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(dtype_from_js(js)) {}
-    DType get() { return value; }
-    DType value;
-};
-template <>
-struct Arg<std::vector<float>> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(floats_from_js(js)) {}
+struct Param<std::vector<float>> {
+    using Wire = val;
+    explicit Param(const Wire& w) : value(emscripten::convertJSArrayToNumberVector<float>(w)) {}
     std::vector<float> get() { return std::move(value); }
     std::vector<float> value;
 };
+
+// torch.set_printoptions's keywords, as a plain object (index.js has checked their types).
+PrintOptionsUpdate print_options_from_js(const val& options);
 template <>
-struct Arg<const std::vector<Tensor>&> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(tensors_from_js(js)) {}
-    const std::vector<Tensor>& get() { return value; }
-    std::vector<Tensor> value;
-};
-template <>
-struct Arg<const PrintOptionsUpdate&> : NoWriteBack {
-    explicit Arg(JsValue& js) : value(print_options_from_js(js)) {}
+struct Param<const PrintOptionsUpdate&> {
+    using Wire = val;
+    explicit Param(const Wire& w) : value(print_options_from_js(w)) {}
     const PrintOptionsUpdate& get() { return value; }
     PrintOptionsUpdate value;
 };
 
-// If a tensor result views the storage of a tensor argument, JS gives it that argument's Float32Array.
-template <class A>
-void shared_with(const Tensor& result, Arg<A>& arg, int index, int& shared) {
-    if constexpr (std::is_same_v<std::decay_t<A>, Tensor>) {
-        if (shared < 0 && result.shares_storage_with(arg.value)) shared = index;
+// ---------------------------------------------------------------- results
+
+// Result<R>: how a core result goes back to JS (`Wire`), given the call's Params (for tensors that view
+// an argument's storage).
+template <class R>
+struct Result {  // numbers, strings, bools, enums: Embind's own
+    using Wire = R;
+    template <class... P>
+    static Wire to(R r, std::tuple<P...>&) { return r; }
+};
+
+template <class P>
+void note_shared(const Tensor& result, P& param, int index, int& shared) {
+    if constexpr (std::is_same_v<decltype(param.value), Tensor>) {
+        if (shared < 0 && result.shares_storage_with(param.value)) shared = index;
     }
 }
+template <>
+struct Result<void> {
+    using Wire = void;
+};
+template <>
+struct Result<Tensor> {
+    using Wire = uintptr_t;
+    template <class... P>
+    static Wire to(const Tensor& r, std::tuple<P...>& params) {
+        int shared = -1;
+        std::apply([&](auto&... p) {
+            int index = 0;
+            (note_shared(r, p, index++, shared), ...);
+        }, params);
+        return record_of(r, shared);
+    }
+};
+template <>
+struct Result<Tensor&> : Result<Tensor> {};
+template <>
+struct Result<int64_t> {
+    using Wire = double;
+    template <class... P>
+    static Wire to(int64_t r, std::tuple<P...>&) { return static_cast<double>(r); }
+};
+template <>
+struct Result<uint64_t> {  // decimal text: JS makes a BigInt of it
+    using Wire = std::string;
+    template <class... P>
+    static Wire to(uint64_t r, std::tuple<P...>&) { return std::to_string(r); }
+};
+template <>
+struct Result<std::vector<std::string>> {
+    using Wire = val;
+    template <class... P>
+    static Wire to(const std::vector<std::string>& r, std::tuple<P...>&) {
+        val out = val::array();
+        for (const std::string& s : r) out.call<void>("push", s);
+        return out;
+    }
+};
 
-// The arguments of the call in progress, decoded from the wire (index.js wrote them).
-std::vector<JsValue>& args();
-
-// Runs `body`, turning any exception into the error value the JS wrapper throws; then frees the
-// arguments' staged buffers.
-template <class Body>
-void guarded(Body&& body) {
-    Writer& w = out();
+// Runs `body` and gives back its result, or, if it throws, reports the message and gives back an empty
+// value (index.js throws before looking at it).
+template <class Wire, class Body>
+Wire guarded(Body&& body) {
+    release_results();
     try {
-        body(w);
+        return body();
     } catch (const std::bad_alloc&) {
-        w.error("out of memory: the WebAssembly heap cannot grow further");
+        report_error("out of memory: the WebAssembly heap cannot grow further");
     } catch (const std::exception& e) {
-        w.error(e.what());
+        report_error(e.what());
     }
-    args().clear();
+    if constexpr (std::is_same_v<Wire, val>) return val::undefined();
+    else if constexpr (!std::is_void_v<Wire>) return Wire{};
 }
 
-// Calls a function whose arguments arrive on the wire, converting each one, and writes the result.
-template <class R, class... A, class Call, size_t... I>
-void call_with_js(Call&& call, std::index_sequence<I...>) {
-    guarded([&](Writer& w) {
-        std::vector<JsValue>& js = args();
-        if (js.size() < sizeof...(A)) js.resize(sizeof...(A));  // missing arguments are undefined
-        std::tuple<Arg<A>...> a{Arg<A>(js[I])...};
-        auto write_backs = [&] {
-            const size_t at = w.slots().size();
-            w.number(0);
-            int count = 0;
-            ((count += std::get<I>(a).after(w, static_cast<int>(I)) ? 1 : 0), ...);
-            w.slots()[at] = count;
-        };
+// Calls `f` on the converted parameters and converts its result.
+template <class R, class... A, class F>
+auto call_with(F&& f, typename Param<A>::Wire... wire) {
+    using Out = Result<std::remove_cv_t<R>>;
+    using Wire = typename Out::Wire;
+    return guarded<Wire>([&]() -> Wire {
+        std::tuple<Param<A>...> params(std::move(wire)...);
         if constexpr (std::is_void_v<R>) {
-            call(std::get<I>(a).get()...);
-            w.tag(Tag::Undefined);
-            write_backs();
+            std::apply([&](auto&... p) { f(p.get()...); }, params);
         } else {
-            auto result = call(std::get<I>(a).get()...);  // a Tensor& result is copied: it shares storage
-            if constexpr (std::is_same_v<std::decay_t<decltype(result)>, Tensor>) {
-                int shared = -1;
-                (shared_with(result, std::get<I>(a), static_cast<int>(I), shared), ...);
-                w.tensor(result, shared);
-            } else {
-                to_js(w, result);
-            }
-            write_backs();
+            return Out::to(std::apply([&](auto&... p) -> R { return f(p.get()...); }, params), params);
         }
     });
 }
 
-// Js<&function>::call, or Js<&Class::method>::call. A Tensor method takes its receiver as a JS tensor
-// (first argument); a module's method takes the module's id first.
+// ---------------------------------------------------------------- Js<F>::call
+
+// Js<&function>::call or Js<&Class::method>::call: F's signature with each parameter and the result in
+// their Embind form, and errors reported. A Tensor method takes its receiver as a record (first argument);
+// a module's method is bound to its class_, so Embind passes the module itself.
 template <auto F, class Sig = decltype(F)>
 struct Js;
 
 template <auto F, class R, class... A>
 struct Js<F, R (*)(A...)> {
-    static void call() { call_with_js<R, A...>(F, std::index_sequence_for<A...>{}); }
+    static auto call(typename Param<A>::Wire... a) { return call_with<R, A...>(F, std::move(a)...); }
 };
 
 template <auto F, class R, class... A>
 struct Js<F, R (Tensor::*)(A...) const> {
-    static void call() {
-        auto method = [](const Tensor& t, auto&&... a) -> decltype(auto) { return (t.*F)(a...); };
-        call_with_js<R, const Tensor&, A...>(method, std::index_sequence_for<Tensor, A...>{});
+    static auto call(uintptr_t self, typename Param<A>::Wire... a) {
+        auto method = [](const Tensor& t, auto&&... args) -> R { return (t.*F)(args...); };
+        return call_with<R, const Tensor&, A...>(method, self, std::move(a)...);
     }
 };
 
 template <auto F, class R, class... A>
 struct Js<F, R (Tensor::*)(A...)> {
-    static void call() {
-        auto method = [](Tensor& t, auto&&... a) -> decltype(auto) { return (t.*F)(a...); };
-        call_with_js<R, Tensor&, A...>(method, std::index_sequence_for<Tensor, A...>{});
+    static auto call(uintptr_t self, typename Param<A>::Wire... a) {
+        auto method = [](Tensor& t, auto&&... args) -> R { return (t.*F)(args...); };
+        return call_with<R, Tensor&, A...>(method, self, std::move(a)...);
     }
 };
-
-// A module's method: the first wire argument is the module's id, the rest are the method's arguments.
-struct ModuleRef {
-    std::shared_ptr<nn::Module> module;
-};
-template <>
-struct Arg<ModuleRef> : NoWriteBack {
-    explicit Arg(JsValue& js) : value{module_from_js(js)} {}
-    ModuleRef get() { return value; }
-    ModuleRef value;
-};
-
-template <class C>
-C& module_as(const ModuleRef& ref) {
-    if constexpr (std::is_same_v<C, nn::Module>) {
-        return *ref.module;
-    } else {
-        auto* m = dynamic_cast<C*>(ref.module.get());
-        if (!m) throw Error("this method needs another kind of module");
-        return *m;
-    }
-}
 
 template <auto F, class R, class C, class... A>
 struct Js<F, R (C::*)(A...)> {
-    static void call() {
-        auto method = [](ModuleRef self, auto&&... a) -> decltype(auto) {
-            return (module_as<C>(self).*F)(a...);
-        };
-        call_with_js<R, ModuleRef, A...>(method, std::index_sequence_for<ModuleRef, A...>{});
+    static auto call(C& self, typename Param<A>::Wire... a) {
+        auto method = [&self](auto&&... args) -> R { return (self.*F)(args...); };
+        return call_with<R, A...>(method, std::move(a)...);
     }
 };
 
 template <auto F, class R, class C, class... A>
 struct Js<F, R (C::*)(A...) const> {
-    static void call() {
-        auto method = [](ModuleRef self, auto&&... a) -> decltype(auto) {
-            return (module_as<C>(self).*F)(a...);
-        };
-        call_with_js<R, ModuleRef, A...>(method, std::index_sequence_for<ModuleRef, A...>{});
+    static auto call(const C& self, typename Param<A>::Wire... a) {
+        auto method = [&self](auto&&... args) -> R { return (self.*F)(args...); };
+        return call_with<R, A...>(method, std::move(a)...);
     }
 };
 
-// Constructs a module from JS arguments; the JS side receives its id (or an error).
+// A module's constructor for class_<M>::smart_ptr_constructor: Embind's handle owns a shared_ptr, which its
+// FinalizationRegistry releases once the handle is collected (raw pointers get no finalizer). Empty (and an
+// error reported) for arguments the core refuses.
 template <class M, class... A>
 struct JsNew {
-    static void call() {
-        auto make = [](auto&&... a) { return ModuleId{register_module(std::make_shared<M>(a...))}; };
-        call_with_js<ModuleId, A...>(make, std::index_sequence_for<A...>{});
+    static std::shared_ptr<M> make(typename Param<A>::Wire... a) {
+        return guarded<std::shared_ptr<M>>([&] {
+            std::tuple<Param<A>...> params(std::move(a)...);
+            return std::apply([](auto&... p) { return std::make_shared<M>(p.get()...); }, params);
+        });
     }
 };
-
-// The size of the wasm heap and the bytes malloc has handed out (for leak checks).
-double heap_bytes();
-double allocated_bytes();
-
-// One exported call: decodes the arguments index.js wrote, runs `call` (a Js<…>::call), publishes the result.
-void run(void (*call)());
 
 }  // namespace attn::wasm

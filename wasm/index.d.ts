@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" />
 // Declarations for wasm/index.js: the attention core as a PyTorch-shaped JavaScript API.
 //
 //   import { loadAttention } from 'attention-lab';
@@ -173,7 +174,7 @@ export interface CausalAttentionHead extends QKVParameters {
   forward(x: Tensor): Tensor;
 }
 
-/** The base class of every module: a C++ object freed once the wrapper is garbage-collected. */
+/** The base class of every module: a C++ object freed once the wrapper is garbage-collected, or by delete(). */
 declare abstract class Module {
   protected constructor(factory: never, ...args: never[]);
   forward(x: Tensor): Tensor;
@@ -183,6 +184,10 @@ declare abstract class Module {
   readonly training: boolean;
   /** Sets the attention path here and in every submodule (no effect on modules without causal attention). */
   setAttentionPath(path: AttentionPath): this;
+  /** Frees the C++ module now instead of when this object is collected; using it afterwards throws. */
+  delete(): void;
+  /** delete(), for `using m = new torch.MultiHeadAttention(...)`. */
+  [Symbol.dispose](): void;
 }
 
 declare class Linear extends Module implements LinearParameters {

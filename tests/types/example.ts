@@ -218,6 +218,12 @@ async function main(flavour?: Flavour): Promise<string[]> {
   printed.push(String(isTensor));
   expectType<Tensor>(batch.at(0));
 
+  // ---- freeing a module now rather than when it is collected
+  const scratch = new torch.nn.Linear(2, 2);
+  scratch.delete();
+  const disposable: Disposable = new torch.nn.Dropout(0.1);
+  disposable[Symbol.dispose]();
+
   return printed;
 }
 

@@ -1,0 +1,63 @@
+// The one error type of the API, and the checks that only JavaScript needs: the type and arity of an
+// argument (a number that is an integer, a tensor, an array). What a value means is the core's to check.
+
+/** The one error type of the API: bad input, with a message naming the operation and the argument. */
+export class AttentionError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'AttentionError';
+  }
+}
+
+/** How an unexpected value is named in a message: numbers by value, strings quoted, else its kind. */
+export function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `'${value}'`;
+  if (value && value.constructor && value.constructor.name === 'Tensor') return 'a tensor';
+  return typeof value;
+}
+
+/** One integer argument (a size, dim or index); safe integers only, so that it crosses exactly. */
+export function integer(op, what, value, { min = -Infinity } = {}) {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    const expected = min === 0 ? 'a non-negative integer' : 'an integer';
+    throw new AttentionError(`${op}: ${what} must be ${expected}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** (...sizes) or ([sizes]) -> number[] */
+export function shapeArgs(op, sizes, { allowInfer = false } = {}) {
+  const list = sizes.length === 1 && Array.isArray(sizes[0]) ? sizes[0] : sizes;
+  return list.map((s, i) => integer(op, `size at position ${i}`, s, { min: allowInfer && s === -1 ? -1 : 0 }));
+}
+
+/** A number argument (NaN and infinities included: the core decides what they mean). */
+export function number(op, what, value) {
+  if (typeof value !== 'number') throw new AttentionError(`${op}: ${what} must be a number, got ${describe(value)}`);
+  return value;
+}
+
+/**
+ * One of an Embind enum's values, by name: `choices` maps each name the C++ side registered to its value.
+ * The message lists those names, so they are written once, in bindings.cpp.
+ */
+export function choice(op, what, choices, value) {
+  if (typeof value === 'string' && choices.has(value)) return choices.get(value);
+  const names = [...choices.keys()].map((n) => `'${n}'`);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names[0];
+  throw new AttentionError(`${op}: ${what} must be ${list}, got ${describe(value)}`);
+}
+
+/** An Embind enum as name -> value and value -> name maps. */
+export function enumNames(embindEnum) {
+  const byName = new Map(), byValue = new Map();
+  for (const [name, value] of Object.entries(embindEnum)) {
+    if (name === 'values') continue;
+    byName.set(name, value);
+    byValue.set(value.value, name);
+  }
+  return { byName, nameOf: (value) => byValue.get(value.value) };
+}

@@ -1,0 +1,196 @@
+// The chapter's modules. Each JS module holds an Embind handle of its C++ class (bindings.cpp); Embind's
+// FinalizationRegistry frees the C++ object once the JS module is collected, and delete() (or `using`,
+// through Symbol.dispose) frees it at once. Whatever can still call into a module (its submodules' forward,
+// a parameter tensor's write-back) holds the JS module itself.
+import { AttentionError, choice, describe, enumNames, integer } from './checks.js';
+
+export function defineModules(wasm, core, { tensorOf, tensorArg }) {
+  const HANDLE = Symbol('handle');
+  const ROOT = Symbol('root');
+  const paths = enumNames(wasm.AttentionPath);
+
+  // The module's live handle; a deleted module says so instead of Embind's BindingError.
+  function handleOf(module, op) {
+    const handle = module[HANDLE];
+    if (handle.isDeleted()) throw new AttentionError(`${op}: this ${module.constructor.name} was deleted`);
+    return handle;
+  }
+
+  // Mirrors the module tree: one object per submodule ('W_query', 'heads.0', ...) with a forward(x), and
+  // a getter/setter per parameter ('W_query.weight', ...). Numeric segments make arrays (heads[0]).
+  // The layout of a kind of module is worked out once (planTree); each instance then only creates its
+  // objects and gives them the shared parameter accessors, which find the module through the object's [ROOT].
+  function planTree(moduleNames, parameterNames) {
+    const containers = [{ parent: -1, part: null, array: false, descriptors: {}, forward: null }];
+    const index = new Map([['', 0]]);
+    const node = (path) => {
+      let at = 0;
+      path.forEach((part, i) => {
+        const key = path.slice(0, i + 1).join('.');
+        if (!index.has(key)) {
+          index.set(key, containers.length);
+          containers.push({ parent: at, part, array: i + 1 < path.length && /^\d+$/.test(path[i + 1]), descriptors: {},
+            forward: null });
+        }
+        at = index.get(key);
+      });
+      return containers[at];
+    };
+    for (const name of moduleNames) node(name.split('.')).forward = name;
+    for (const name of parameterNames) {
+      const parts = name.split('.');
+      node(parts.slice(0, -1)).descriptors[parts[parts.length - 1]] = {
+        enumerable: true,
+        get() {
+          const root = this[ROOT];
+          const t = tensorOf(core.methodTensor(handleOf(root, name), 'parameter', name));
+          t._onChange = (changed) => core.method(handleOf(root, name), 'loadParameter', name, changed._w);
+          return t;
+        },
+        set(value) {
+          const root = this[ROOT];
+          core.method(handleOf(root, `${name} =`), 'loadParameter', name, tensorArg(`${name} =`, 'the value', value));
+        },
+      };
+    }
+    // nn.Linear without a bias has bias None: give null rather than undefined.
+    for (const c of containers) c.nullBias = 'weight' in c.descriptors && !('bias' in c.descriptors);
+    return containers;
+  }
+  function attachTree(target, plan) {
+    const objects = [];
+    for (const c of plan) {
+      const object = c.parent < 0 ? target : (objects[c.parent][c.part] = c.array ? [] : {});
+      object[ROOT] = target;
+      Object.defineProperties(object, c.descriptors);
+      if (c.forward) { // a closure of its own: it works detached from the object too
+        const name = c.forward;
+        Object.defineProperty(object, 'forward', {
+          value: (x) => tensorOf(core.methodTensor(handleOf(target, `${name}.forward`), 'forwardSubmodule', name,
+            tensorArg(`${name}.forward`, 'x', x))),
+        });
+      }
+      if (c.nullBias) object.bias = null;
+      objects.push(object);
+    }
+  }
+
+  // The tree's plan by constructor call: it depends only on the kind and its arguments.
+  const treePlans = new Map();
+
+  class Module {
+    constructor(kind, ...args) {
+      const handle = core.construct(kind, ...args);
+      Object.defineProperty(this, HANDLE, { value: handle });
+      const key = `${kind}(${args.join(',')})`;
+      let plan = treePlans.get(key);
+      if (plan === undefined) {
+        plan = planTree(handle.moduleNames(), handle.parameterNames());
+        treePlans.set(key, plan);
+      }
+      attachTree(this, plan);
+    }
+    forward(x) {
+      const op = `${this.constructor.name}.forward`;
+      return tensorOf(core.methodTensor(handleOf(this, op), 'forward', tensorArg(op, 'x', x)));
+    }
+    train(mode = true) {
+      handleOf(this, 'train').train(Boolean(mode));
+      return this;
+    }
+    eval() { return this.train(false); }
+    get training() { return handleOf(this, 'training').training; }
+    /**
+     * How CausalAttention and MultiHeadAttention (here and in every submodule) compute attention:
+     * 'auto' (the default: the fast path from 64 tokens on when dropout is inactive), 'exact' (PyTorch's
+     * steps and bits) or 'fast' (tiled, online softmax, whenever dropout is inactive). Returns this module.
+     */
+    setAttentionPath(path) {
+      const value = choice('setAttentionPath', 'path', paths.byName, path);
+      handleOf(this, 'setAttentionPath').setAttentionPath(value);
+      return this;
+    }
+    /** Frees the C++ module now rather than when this object is collected; it cannot be used after. */
+    delete() {
+      if (!this[HANDLE].isDeleted()) this[HANDLE].delete();
+    }
+    [Symbol.dispose]() { this.delete(); }
+  }
+
+  const size = (op, what, v) => integer(op, what, v, { min: 0 });
+  // Only the type: the core says which probabilities it accepts.
+  function probability(op, p) {
+    if (typeof p !== 'number' || Number.isNaN(p)) {
+      throw new AttentionError(`${op}: dropout must be a number in [0, 1], got ${describe(p)}`);
+    }
+    return p;
+  }
+
+  class Linear extends Module {
+    constructor(inFeatures, outFeatures, bias = true) {
+      super('Linear', size('Linear', 'inFeatures', inFeatures), size('Linear', 'outFeatures', outFeatures),
+        Boolean(bias));
+      this.inFeatures = inFeatures;
+      this.outFeatures = outFeatures;
+    }
+  }
+  class Dropout extends Module {
+    constructor(p = 0.5) {
+      super('Dropout', probability('Dropout', p));
+      this.p = p;
+    }
+  }
+  class SelfAttention_v1 extends Module {
+    constructor(d_in, d_out) {
+      super('SelfAttention_v1', size('SelfAttention_v1', 'd_in', d_in), size('SelfAttention_v1', 'd_out', d_out));
+      this.d_out = d_out;
+    }
+  }
+  class SelfAttention_v2 extends Module {
+    constructor(d_in, d_out, qkv_bias = false) {
+      super('SelfAttention_v2', size('SelfAttention_v2', 'd_in', d_in), size('SelfAttention_v2', 'd_out', d_out),
+        Boolean(qkv_bias));
+      this.d_out = d_out;
+    }
+  }
+  class CausalAttention extends Module {
+    constructor(d_in, d_out, context_length, dropout, qkv_bias = false) {
+      const op = 'CausalAttention';
+      super(op, size(op, 'd_in', d_in), size(op, 'd_out', d_out), size(op, 'context_length', context_length),
+        probability(op, dropout), Boolean(qkv_bias));
+      this.d_out = d_out;
+      this.context_length = context_length;
+    }
+  }
+  class MultiHeadAttentionWrapper extends Module {
+    constructor(d_in, d_out, context_length, dropout, num_heads, qkv_bias = false) {
+      const op = 'MultiHeadAttentionWrapper';
+      super(op, size(op, 'd_in', d_in), size(op, 'd_out', d_out), size(op, 'context_length', context_length),
+        probability(op, dropout), size(op, 'num_heads', num_heads), Boolean(qkv_bias));
+      this.num_heads = num_heads;
+    }
+  }
+  class MultiHeadAttention extends Module {
+    constructor(d_in, d_out, context_length, dropout, num_heads, qkv_bias = false) {
+      const op = 'MultiHeadAttention';
+      super(op, size(op, 'd_in', d_in), size(op, 'd_out', d_out), size(op, 'context_length', context_length),
+        probability(op, dropout), size(op, 'num_heads', num_heads), Boolean(qkv_bias));
+      this.d_out = d_out;
+      this.num_heads = num_heads;
+      this.head_dim = d_out / num_heads;
+      this.context_length = context_length;
+    }
+    /**
+     * One head's attention weights (before dropout) for the first `rows` queries of x: [b, rows, T], or
+     * [rows, T] for a 2-D x. PyTorch's bits, computed from only those rows: cheap at any size.
+     */
+    attentionWeights(x, head, rows) {
+      const op = 'attentionWeights';
+      return tensorOf(core.methodTensor(handleOf(this, op), 'attentionWeights', tensorArg(op, 'x', x),
+        integer(op, 'head', head), integer(op, 'rows', rows)));
+    }
+  }
+
+  return { Module, Linear, Dropout, SelfAttention_v1, SelfAttention_v2, CausalAttention, MultiHeadAttentionWrapper,
+    MultiHeadAttention };
+}
