@@ -119,6 +119,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("view", &Js<&Tensor::view>::call);
     function("reshape", &Js<&Tensor::reshape>::call);
     function("flatten", &Js<&Tensor::flatten>::call);
+    function("unsqueeze", &Js<&Tensor::unsqueeze>::call);
     function("contiguous", &Js<&Tensor::contiguous>::call);
     function("clone", &Js<&Tensor::clone>::call);
     function("toBool", &Js<&Tensor::to_bool>::call);

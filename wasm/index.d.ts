@@ -116,6 +116,8 @@ declare class Tensor implements Iterable<Tensor> {
   view(...shape: ShapeArgs): Tensor;
   reshape(...shape: ShapeArgs): Tensor;
   flatten(): Tensor;
+  /** A view with a new dim of size 1 at `dim` (in [-(ndim + 1), ndim]). */
+  unsqueeze(dim: number): Tensor;
   contiguous(): Tensor;
   clone(): Tensor;
 

@@ -48,7 +48,7 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
     return out;
 }
 
-// Values of t, contiguous and row-major, without a copy when t already is.
+// A row-major copy of t's values, broadcast to `shape`.
 static std::vector<float> values_as(const Tensor& t, const Shape& shape) {
     return detail::broadcast_values(t, shape);
 }
@@ -393,9 +393,7 @@ Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
     std::vector<Tensor> expanded;
     bool any_grad = false;
     for (const Tensor& t : tensors) {
-        Shape s = t.shape();
-        s.insert(s.begin() + d, 1);
-        expanded.push_back(t.contiguous().view(s));
+        expanded.push_back(t.unsqueeze(d));
         any_grad = any_grad || t.requires_grad();
     }
     return cat(expanded, d).record("StackBackward0", any_grad);

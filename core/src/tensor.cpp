@@ -209,6 +209,21 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
     return view_of(shape, strides, offset_).record("TransposeBackward0", requires_grad_);
 }
 
+Tensor Tensor::unsqueeze(int64_t dim) const {
+    const int64_t n = this->dim() + 1;  // the new dim may also go last
+    if (dim < -n || dim >= n)
+        throw Error("unsqueeze: dim " + std::to_string(dim) + " is out of range for a tensor of shape " +
+                    shape_str(shape_) + " (expected a dim in [" + std::to_string(-n) + ", " + std::to_string(n - 1) +
+                    "])");
+    const auto d = static_cast<size_t>(dim < 0 ? dim + n : dim);
+    Shape shape = shape_, strides = strides_;
+    // Its stride makes the view contiguous where this tensor is (any value would do for a size-1 dim).
+    const int64_t stride = d < shape_.size() ? shape_[d] * strides_[d] : 1;
+    shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(d), 1);
+    strides.insert(strides.begin() + static_cast<std::ptrdiff_t>(d), stride);
+    return view_of(shape, strides, offset_).record("UnsqueezeBackward0", requires_grad_);
+}
+
 Tensor Tensor::T() const {
     if (dim() < 2) return *this;
     Shape shape(shape_.rbegin(), shape_.rend()), strides(strides_.rbegin(), strides_.rend());
@@ -262,6 +277,7 @@ static Shape infer_shape(Shape shape, int64_t numel, const char* op, const Shape
 static bool view_strides(const Shape& old_shape, const Shape& old_strides, const Shape& new_shape, Shape& out) {
     const int64_t numel = shape_numel(old_shape);
     out.assign(new_shape.size(), 1);
+    if (old_shape.empty()) return true;  // a 0-d tensor's one element fits any shape of one element
     if (numel == 0) {
         out = contiguous_strides(new_shape);
         return true;

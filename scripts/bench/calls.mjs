@@ -1,14 +1,7 @@
 // The cost of one small call through the JS API: the time a learner's page spends crossing into WebAssembly
 // and back, not computing. Each case runs on the book's [6, 3] inputs; the figure is the median over batches
 // of the mean time per call in a batch, in microseconds.
-const BOOK_ROWS = [
-  [0.43, 0.15, 0.89],
-  [0.55, 0.87, 0.66],
-  [0.57, 0.85, 0.64],
-  [0.22, 0.58, 0.33],
-  [0.77, 0.25, 0.1],
-  [0.05, 0.8, 0.55],
-];
+import { BOOK } from '../../web/state.js';
 
 export const CALL_CASES = {
   add: 'x.add(x)',
@@ -21,7 +14,7 @@ export const CALL_CASES = {
 
 /** Per-call microseconds of each case for one loaded API object: { case: { median, min, max } }. */
 export function callTimes(torch, { batches = 31, calls = 2000 } = {}) {
-  const x = torch.tensor(BOOK_ROWS);
+  const x = torch.tensor(BOOK.embeddings);
   const xT = x.T;
   torch.manualSeed(123);
   const sa = new torch.SelfAttention_v2(3, 2);

@@ -97,6 +97,12 @@ TEST_CASE("3.3.1 attention of the second token, step by step", "[chapter]") {
     for (int64_t i = 0; i < inputs.size(0); ++i) attn_scores_2.set({i}, dot(inputs[i], query));
     check_book(attn_scores_2, "tensor([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])");
 
+    // the same scores as torch.stack of the 0-d dot products, and as one matmul: the same bits
+    std::vector<Tensor> scores;
+    for (int64_t i = 0; i < inputs.size(0); ++i) scores.push_back(dot(inputs[i], query));
+    CHECK(test::tensor_bits(stack(scores)) == test::tensor_bits(attn_scores_2));
+    CHECK(test::tensor_bits(matmul(inputs, query)) == test::tensor_bits(attn_scores_2));
+
     // normalised by the sum: its sum is not exactly 1 (3f800001)
     const Tensor tmp = attn_scores_2 / sum(attn_scores_2);
     check_book(tmp, "tensor([0.1455, 0.2278, 0.2249, 0.1285, 0.1077, 0.1656])");

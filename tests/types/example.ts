@@ -217,6 +217,7 @@ async function main(flavour?: Flavour): Promise<string[]> {
   const isTensor: boolean = inputs instanceof torch.Tensor;
   printed.push(String(isTensor));
   expectType<Tensor>(batch.at(0));
+  expectType<Tensor>(torch.dot(inputs.at(0), inputs.at(1)).unsqueeze(0));
 
   // ---- freeing a module now rather than when it is collected
   const scratch = new torch.nn.Linear(2, 2);

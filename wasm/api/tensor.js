@@ -136,6 +136,7 @@ export function defineTensor(core) {
       return tensorOf(core.tensor('reshape', this._w, new Sizes(shapeArgs('reshape', shape, { allowInfer: true }))));
     }
     flatten() { return tensorOf(core.tensor('flatten', this._w)); }
+    unsqueeze(dim) { return tensorOf(core.tensor('unsqueeze', this._w, integer('unsqueeze', 'dim', dim))); }
     contiguous() { return tensorOf(core.tensor('contiguous', this._w)); }
     clone() { return tensorOf(core.tensor('clone', this._w)); }
 

@@ -65,6 +65,7 @@ public:
     Tensor view(Shape shape) const;  // needs compatible strides; one -1 is inferred
     Tensor reshape(Shape shape) const;  // a view when possible, else a copy
     Tensor flatten() const;
+    Tensor unsqueeze(int64_t dim) const;  // a new dim of size 1 at dim, in [-(dim()+1), dim()]
     Tensor contiguous() const;  // itself when already contiguous, else a copy
     Tensor clone() const;
 
@@ -89,7 +90,8 @@ public:
     bool is_parameter() const { return is_parameter_; }
     Tensor& set_requires_grad(bool value);
     Tensor& set_parameter(bool value, bool requires_grad = true);
-    // Marks a result of `op_name`: it requires grad when any input did.
+    // Marks this tensor as made by the op whose backward is `grad_fn` ("MmBackward0"): it requires grad when
+    // any input did.
     Tensor& record(const char* grad_fn, std::initializer_list<const Tensor*> inputs);
     Tensor& record(const char* grad_fn, bool any_input_requires_grad);
 
