@@ -13,12 +13,6 @@ namespace attn {
 
 const char* rng_profile_name(RngProfile profile) { return profile == RngProfile::Mkl ? "mkl" : "default"; }
 
-RngProfile parse_rng_profile(const std::string& name) {
-    if (name == "default") return RngProfile::Default;
-    if (name == "mkl") return RngProfile::Mkl;
-    throw Error("setRngProfile: profile must be 'default' or 'mkl', got '" + name + "'");
-}
-
 // ---------------------------------------------------------------- §1 engine and seeding
 
 void Generator::manual_seed(uint64_t seed) {

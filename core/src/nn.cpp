@@ -117,13 +117,6 @@ const char* attention_path_name(AttentionPath path) {
     return "auto";
 }
 
-AttentionPath parse_attention_path(const std::string& name) {
-    if (name == "auto") return AttentionPath::Auto;
-    if (name == "exact") return AttentionPath::Exact;
-    if (name == "fast") return AttentionPath::Fast;
-    throw Error("setAttentionPath: path must be 'auto', 'exact' or 'fast', got '" + name + "'");
-}
-
 void Module::set_attention_path(AttentionPath path) {
     for (auto& [name, child] : named_children()) child->set_attention_path(path);
 }

@@ -14,8 +14,8 @@ namespace attn {
 //   Mkl:     Intel-MKL builds on Intel CPUs: one draw seeds an MCG31 stream for the whole mask.
 enum class RngProfile { Default, Mkl };
 
-const char* rng_profile_name(RngProfile profile);      // "default" | "mkl"
-RngProfile parse_rng_profile(const std::string& name);  // throws attn::Error on anything else
+// "default" | "mkl": the names the JS API takes (the bindings register these, and nothing else).
+const char* rng_profile_name(RngProfile profile);
 
 class Generator {
 public:

@@ -151,8 +151,7 @@ public:
 
 // True when a causal attention module with this path, dropout and number of tokens runs the fast path.
 bool uses_fast_attention(AttentionPath path, const Dropout& dropout, int64_t num_tokens);
-// "auto" | "exact" | "fast", and back (throws attn::Error naming the accepted values).
+// "auto" | "exact" | "fast": the names the JS API takes (the bindings register these, and nothing else).
 const char* attention_path_name(AttentionPath path);
-AttentionPath parse_attention_path(const std::string& name);
 
 }  // namespace attn::nn
