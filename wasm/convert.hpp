@@ -7,7 +7,8 @@
 //    500 un-deleted [1024, 768] results would exhaust it. So a tensor's values stay in a JS Float32Array and
 //    cross as a TensorRecord in the heap: index.js writes an argument's record (and its values) before the
 //    call; Js<F> writes a result's record, which JS reads and copies out before its next call. A result that
-//    views an argument's storage says which, so that JS keeps sharing that argument's Float32Array.
+//    views an argument's storage says which, so that JS keeps sharing that argument's Float32Array. Shapes
+//    and indices cross the same way (SizeList), which is cheaper than an emscripten::val array.
 // 2. Errors. A C++ exception that leaves wasm reaches JS as an opaque WebAssembly.Exception (3.1.6 has no
 //    way to read its message) and skips Embind's clean-up of the call's arguments. Js<F> catches it and
 //    reports the message (report_error), and index.js throws it as an AttentionError.
