@@ -16,6 +16,7 @@ using attn::Tensor;
 using attn::wasm::Js;
 using attn::wasm::JsNew;
 namespace nn = attn::nn;
+using i64 = int64_t;
 
 namespace {
 // Overloaded core functions, each named once.
@@ -151,18 +152,20 @@ EMSCRIPTEN_BINDINGS(attention) {
         .function("loadParameter", &Js<&nn::Module::load_parameter>::call)
         .function("setAttentionPath", &nn::Module::set_attention_path);
     class_<nn::Linear, base<nn::Module>>("Linear")
-        .smart_ptr_constructor("LinearPtr", &JsNew<nn::Linear, int64_t, int64_t, bool>::make);
+        .smart_ptr_constructor("LinearPtr", &JsNew<nn::Linear, i64, i64, bool>::make);
     class_<nn::Dropout, base<nn::Module>>("Dropout")
         .smart_ptr_constructor("DropoutPtr", &JsNew<nn::Dropout, double>::make);
     class_<nn::SelfAttention_v1, base<nn::Module>>("SelfAttention_v1")
-        .smart_ptr_constructor("SelfAttention_v1Ptr", &JsNew<nn::SelfAttention_v1, int64_t, int64_t>::make);
+        .smart_ptr_constructor("SelfAttention_v1Ptr", &JsNew<nn::SelfAttention_v1, i64, i64>::make);
     class_<nn::SelfAttention_v2, base<nn::Module>>("SelfAttention_v2")
-        .smart_ptr_constructor("SelfAttention_v2Ptr", &JsNew<nn::SelfAttention_v2, int64_t, int64_t, bool>::make);
+        .smart_ptr_constructor("SelfAttention_v2Ptr", &JsNew<nn::SelfAttention_v2, i64, i64, bool>::make);
     class_<nn::CausalAttention, base<nn::Module>>("CausalAttention")
-        .smart_ptr_constructor("CausalAttentionPtr", &JsNew<nn::CausalAttention, int64_t, int64_t, int64_t, double, bool>::make);
+        .smart_ptr_constructor("CausalAttentionPtr", &JsNew<nn::CausalAttention, i64, i64, i64, double, bool>::make);
     class_<nn::MultiHeadAttentionWrapper, base<nn::Module>>("MultiHeadAttentionWrapper")
-        .smart_ptr_constructor("MultiHeadAttentionWrapperPtr", &JsNew<nn::MultiHeadAttentionWrapper, int64_t, int64_t, int64_t, double, int64_t, bool>::make);
+        .smart_ptr_constructor("MultiHeadAttentionWrapperPtr",
+                               &JsNew<nn::MultiHeadAttentionWrapper, i64, i64, i64, double, i64, bool>::make);
     class_<nn::MultiHeadAttention, base<nn::Module>>("MultiHeadAttention")
-        .smart_ptr_constructor("MultiHeadAttentionPtr", &JsNew<nn::MultiHeadAttention, int64_t, int64_t, int64_t, double, int64_t, bool>::make)
+        .smart_ptr_constructor("MultiHeadAttentionPtr",
+                               &JsNew<nn::MultiHeadAttention, i64, i64, i64, double, i64, bool>::make)
         .function("attentionWeights", &Js<&nn::MultiHeadAttention::attention_weights>::call);
 }

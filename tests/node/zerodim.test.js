@@ -29,7 +29,8 @@ for (const flavour of ['simd', 'scalar']) {
       }
       assert.deepEqual(d.view(1, 1).toArray(), [[32]]);
       assert.deepEqual(d.view([]).shape, []);
-      assert.throws(() => d.unsqueeze(1), (e) => e instanceof AttentionError && /^unsqueeze: dim 1 is out of range/.test(e.message));
+      assert.throws(() => d.unsqueeze(1),
+        (e) => e instanceof AttentionError && /^unsqueeze: dim 1 is out of range/.test(e.message));
       assert.throws(() => d.view(2), /^AttentionError: view: shape \[2\] is invalid/);
     });
 

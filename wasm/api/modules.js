@@ -125,6 +125,9 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
     }
     return p;
   }
+  // The arguments CausalAttention, MultiHeadAttentionWrapper and MultiHeadAttention begin with.
+  const causalArgs = (op, d_in, d_out, context_length, dropout) => [size(op, 'd_in', d_in), size(op, 'd_out', d_out),
+    size(op, 'context_length', context_length), probability(op, dropout)];
 
   class Linear extends Module {
     constructor(inFeatures, outFeatures, bias = true) {
@@ -156,8 +159,7 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
   class CausalAttention extends Module {
     constructor(d_in, d_out, context_length, dropout, qkv_bias = false) {
       const op = 'CausalAttention';
-      super(op, size(op, 'd_in', d_in), size(op, 'd_out', d_out), size(op, 'context_length', context_length),
-        probability(op, dropout), Boolean(qkv_bias));
+      super(op, ...causalArgs(op, d_in, d_out, context_length, dropout), Boolean(qkv_bias));
       this.d_out = d_out;
       this.context_length = context_length;
     }
@@ -165,16 +167,16 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
   class MultiHeadAttentionWrapper extends Module {
     constructor(d_in, d_out, context_length, dropout, num_heads, qkv_bias = false) {
       const op = 'MultiHeadAttentionWrapper';
-      super(op, size(op, 'd_in', d_in), size(op, 'd_out', d_out), size(op, 'context_length', context_length),
-        probability(op, dropout), size(op, 'num_heads', num_heads), Boolean(qkv_bias));
+      super(op, ...causalArgs(op, d_in, d_out, context_length, dropout), size(op, 'num_heads', num_heads),
+        Boolean(qkv_bias));
       this.num_heads = num_heads;
     }
   }
   class MultiHeadAttention extends Module {
     constructor(d_in, d_out, context_length, dropout, num_heads, qkv_bias = false) {
       const op = 'MultiHeadAttention';
-      super(op, size(op, 'd_in', d_in), size(op, 'd_out', d_out), size(op, 'context_length', context_length),
-        probability(op, dropout), size(op, 'num_heads', num_heads), Boolean(qkv_bias));
+      super(op, ...causalArgs(op, d_in, d_out, context_length, dropout), size(op, 'num_heads', num_heads),
+        Boolean(qkv_bias));
       this.d_out = d_out;
       this.num_heads = num_heads;
       this.head_dim = d_out / num_heads;

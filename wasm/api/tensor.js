@@ -121,7 +121,8 @@ export function defineTensor(core) {
     }
     slice(dim, start, end) {
       const stop = end === undefined ? Number.MAX_SAFE_INTEGER : integer('slice', 'end', end);
-      return tensorOf(core.tensor('slice', this._w, integer('slice', 'dim', dim), integer('slice', 'start', start), stop));
+      const d = integer('slice', 'dim', dim), first = integer('slice', 'start', start);
+      return tensorOf(core.tensor('slice', this._w, d, first, stop));
     }
     *[Symbol.iterator]() {
       if (this.ndim === 0) throw new AttentionError('iteration: a 0-d tensor cannot be iterated');
@@ -129,9 +130,12 @@ export function defineTensor(core) {
     }
     get T() { return tensorOf(core.tensor('T', this._w)); }
     transpose(dim0, dim1) {
-      return tensorOf(core.tensor('transpose', this._w, integer('transpose', 'dim0', dim0), integer('transpose', 'dim1', dim1)));
+      const a = integer('transpose', 'dim0', dim0), b = integer('transpose', 'dim1', dim1);
+      return tensorOf(core.tensor('transpose', this._w, a, b));
     }
-    view(...shape) { return tensorOf(core.tensor('view', this._w, new Sizes(shapeArgs('view', shape, { allowInfer: true })))); }
+    view(...shape) {
+      return tensorOf(core.tensor('view', this._w, new Sizes(shapeArgs('view', shape, { allowInfer: true }))));
+    }
     reshape(...shape) {
       return tensorOf(core.tensor('reshape', this._w, new Sizes(shapeArgs('reshape', shape, { allowInfer: true }))));
     }
@@ -155,7 +159,8 @@ export function defineTensor(core) {
     pow(other) { return binary('pow', this, other); }
     exp() { return tensorOf(core.tensor('exp', this._w)); }
     maskedFill(mask, value) {
-      return tensorOf(core.tensor('maskedFill', this._w, tensorArg('maskedFill', 'mask', mask), fillValue('maskedFill', value)));
+      const m = tensorArg('maskedFill', 'mask', mask);
+      return tensorOf(core.tensor('maskedFill', this._w, m, fillValue('maskedFill', value)));
     }
 
     // in place: each returns this tensor
@@ -178,7 +183,9 @@ export function defineTensor(core) {
       const list = Array.isArray(index) ? index : [index];
       const idx = new Sizes(list.map((i, k) => integer('set', `index at position ${k}`, i)));
       if (value instanceof Tensor) core.inPlace('setTensor', this._w, idx, value._w);
-      else if (typeof value === 'number' || typeof value === 'boolean') core.inPlace('setNumber', this._w, idx, Number(value));
+      else if (typeof value === 'number' || typeof value === 'boolean') {
+        core.inPlace('setNumber', this._w, idx, Number(value));
+      }
       else throw new AttentionError(`set: the value must be a number or a tensor, got ${describe(value)}`);
       return this._changed();
     }
@@ -189,7 +196,9 @@ export function defineTensor(core) {
   }
 
   function fillValue(op, value) {
-    if (typeof value !== 'number') throw new AttentionError(`${op}: the value must be a number, got ${describe(value)}`);
+    if (typeof value !== 'number') {
+      throw new AttentionError(`${op}: the value must be a number, got ${describe(value)}`);
+    }
     return value;
   }
 

@@ -14,7 +14,10 @@ function seedText(seed) {
   else if (typeof seed === 'number') {
     if (!Number.isSafeInteger(seed)) throw new AttentionError(`manualSeed: expected an integer seed, got ${seed}`);
     value = BigInt(seed);
-  } else throw new AttentionError(`manualSeed: expected an integer or a BigInt seed, got ${seed === null ? 'null' : typeof seed}`);
+  } else {
+    const kind = seed === null ? 'null' : typeof seed;
+    throw new AttentionError(`manualSeed: expected an integer or a BigInt seed, got ${kind}`);
+  }
   if (value < SEED_MIN || value > SEED_MAX) {
     throw new AttentionError(`manualSeed: seed must be in [-2^63, 2^64 - 1], got ${value}`);
   }
