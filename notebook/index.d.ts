@@ -1,0 +1,66 @@
+// Declarations for notebook/index.js: chapter-3 Python cells with PyTorch's exact output.
+//
+//   import { loadNotebook } from 'attention-lab/notebook';
+//   const nb = await loadNotebook({ profile: 'default' });
+//   const { output, error } = await nb.run('import torch\ntorch.manual_seed(123)\nprint(torch.rand(2))');
+//   await nb.close();
+
+/** Thrown by loadNotebook and the methods (bad arguments, a closed notebook, Python failing to load). A
+ * learner's Python error is not thrown: it is the `error` of run's result. */
+export declare class NotebookError extends Error {
+  constructor(message: string);
+  name: 'NotebookError';
+}
+
+/** Which PyTorch build's dropout masks to reproduce: the default CPU build, or an Intel-MKL build. */
+export type NotebookProfile = 'default' | 'mkl';
+
+export interface NotebookOptions {
+  /** Default 'default'. */
+  profile?: NotebookProfile;
+  /** The core's WebAssembly build; by default SIMD where the engine has it. */
+  flavour?: 'simd' | 'scalar';
+  /** The folder (URL) holding pyodide.mjs and its files. Browser default: ../vendor/pyodide/ beside this
+   * module's folder; Node default: the installed `pyodide` package. */
+  pyodideURL?: string;
+  /** Told each stage of loading, with the fraction done (0 to 1). */
+  onProgress?: (message: string, fraction: number) => void;
+}
+
+/** A Python error raised by a cell. */
+export interface CellError {
+  /** The exception's type: 'RuntimeError', 'NameError', 'SyntaxError', 'KeyboardInterrupt', ... */
+  type: string;
+  message: string;
+  /** The line of the cell where it happened (1-based), or null when it is not in the cell. */
+  line: number | null;
+  /** A short traceback through the cells' own lines, ending with "Type: message". */
+  traceback: string;
+}
+
+export interface CellResult {
+  /** What Jupyter shows under the cell: what it printed, then the repr of its last bare expression (unless None). */
+  output: string;
+  error: CellError | null;
+}
+
+export interface Notebook extends AsyncDisposable {
+  readonly profile: NotebookProfile;
+  /** The core's kernels: 'wasm-simd128' or 'wasm-scalar'. */
+  readonly backend: string;
+  /** True when stop() keeps the namespace (KeyboardInterrupt); false when it must restart Python. */
+  readonly interruptible: boolean;
+  /** Runs a cell in the notebook's one namespace; cells run one after another, in the order given. */
+  run(code: string): Promise<CellResult>;
+  /** Dropout masks of the cells that follow come from this build's generator path. */
+  setProfile(profile: NotebookProfile): Promise<void>;
+  /** An empty namespace, like restarting a Jupyter kernel. */
+  restart(): Promise<void>;
+  /** Stops the running cell (its result is a KeyboardInterrupt error). */
+  stop(): Promise<void>;
+  /** Ends the worker; later calls reject with a NotebookError. */
+  close(): Promise<void>;
+}
+
+/** Loads Python (Pyodide) and the attention core in a worker; a fresh namespace each time. */
+export declare function loadNotebook(options?: NotebookOptions): Promise<Notebook>;

@@ -1,0 +1,85 @@
+"""Runs notebook cells the way Jupyter shows them: one namespace for every cell; a cell's output is what it
+prints, then the repr of its last statement when that is a bare expression whose value is not None; an
+error ends the cell with a short traceback through the learner's own lines.
+
+Plain Python with no dependency, so the same file runs the page's cells (over the notebook's torch) and
+tests/golden/gen_notebooks.py (over PyTorch itself)."""
+import ast
+import io
+import linecache
+import sys
+import traceback
+
+
+class Notebook:
+    def __init__(self):
+        self.namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+        self.count = 0
+
+    def run(self, source):
+        """Runs one cell: returns (output, error), error None or a dict: type, message, line, traceback."""
+        self.count += 1
+        filename = f"<cell {self.count}>"
+        # The traceback module reads a cell's lines from here, also for functions it defined.
+        lines = source.splitlines(keepends=True)
+        linecache.cache[filename] = (len(source), None, lines, filename)
+
+        out = io.StringIO()
+        stdout, stderr = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = out
+        error = None
+        try:
+            tree = ast.parse(source, filename, "exec")
+            last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            if last is not None:
+                tree.body.pop()
+            exec(compile(tree, filename, "exec"), self.namespace)
+            if last is not None:
+                value = eval(compile(ast.Expression(last.value), filename, "eval"), self.namespace)
+                if value is not None:
+                    self.namespace["_"] = value
+                    print(repr(value))
+        except KeyboardInterrupt as stopped:  # the Stop button
+            error = describe(stopped, filename)
+            error["message"] = "the cell was stopped"
+            error["traceback"] += ": the cell was stopped"
+        except BaseException as e:  # noqa: BLE001  (the learner's error, shown under the cell)
+            error = describe(e, filename)
+        finally:
+            sys.stdout, sys.stderr = stdout, stderr
+        return out.getvalue(), error
+
+
+def describe(error, filename):
+    """The error as the notebook shows it: its type, message, the line of this cell, and a traceback that
+    keeps only the frames of cells (not those of torch or of this runner)."""
+    kind = type(error).__name__
+    if isinstance(error, SyntaxError) and error.filename == filename:
+        text = (error.text or "").rstrip("\n")
+        lines = ["  Cell " + _cell_label(filename) + f", line {error.lineno}"]
+        if text:
+            lines.append("    " + text.strip())
+            if error.offset:
+                indent = len(text) - len(text.lstrip())
+                lines.append("    " + " " * max(error.offset - 1 - indent, 0) + "^")
+        message = error.msg
+        lines.append(f"{kind}: {message}")
+        return {"type": kind, "message": message, "line": error.lineno, "traceback": "\n".join(lines)}
+
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.startswith("<cell ")]
+    line = next((f.lineno for f in frames if f.filename == filename), None)
+    message = str(error)
+    shown = ["Traceback (most recent call last):"]
+    for frame in frames:
+        where = f"  Cell {_cell_label(frame.filename)}, line {frame.lineno}"
+        if frame.name != "<module>":
+            where += f", in {frame.name}"
+        shown.append(where)
+        if frame.line:
+            shown.append("    " + frame.line.strip())
+    shown.append(f"{kind}: {message}" if message else kind)
+    return {"type": kind, "message": message, "line": line, "traceback": "\n".join(shown)}
+
+
+def _cell_label(filename):
+    return "[" + filename[len("<cell "):-1] + "]"

@@ -1,0 +1,311 @@
+"""The torch of this notebook: the part of PyTorch's API that chapter 3 uses, over the attention core.
+
+Every number is computed by the core, which reproduces PyTorch 1.13's CPU results bit for bit (the same
+seeded streams, operation order and print format); this package only maps PyTorch's Python API onto it.
+Tensors are float32 or bool, on the CPU; what is missing raises an error that says so."""
+import math
+import numbers
+
+from . import _core
+from ._core import api, call
+from ._tensor import Size, Tensor, _GradMode, _sizes, bool_, dtype, float32, wrap
+
+__version__ = "1.13.0"
+
+float = float32  # noqa: A001  (torch.float is torch.float32)
+bool = bool_  # noqa: A001
+inf = math.inf
+nan = math.nan
+pi = math.pi
+e = math.e
+
+import builtins  # noqa: E402  (bool, float and sum are torch names below)
+
+_builtin_bool = builtins.bool
+
+
+# ---------------------------------------------------------------- the generator
+class Generator:
+    """What torch.manual_seed returns: the default CPU generator."""
+
+    def manual_seed(self, seed):
+        manual_seed(seed)
+        return self
+
+    def initial_seed(self):
+        return initial_seed()
+
+    def __repr__(self):
+        return f"<torch._C.Generator object at {hex(id(self))}>"
+
+
+default_generator = Generator()
+
+
+def manual_seed(seed):
+    if isinstance(seed, _builtin_bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"manual_seed expected an int seed, got {type(seed).__name__}")
+    call(api.manualSeed, int(seed))  # a large int crosses as a BigInt
+    return default_generator
+
+
+def initial_seed():
+    return int(str(call(api.initialSeed)))
+
+
+# ---------------------------------------------------------------- creation
+def _finish(tensor, dtype, requires_grad):
+    if dtype is not None and dtype is not tensor.dtype:
+        tensor = tensor.to(dtype)
+    if requires_grad:
+        tensor.requires_grad_(True)
+    return tensor
+
+
+def _check_kwargs(op, kwargs):
+    for key, value in kwargs.items():
+        if key == "device" and value in (None, "cpu"):
+            continue
+        if key == "out" and value is None:
+            continue
+        raise TypeError(f"{op}(): the argument {key}={value!r} is not available in this notebook's torch")
+
+
+def _created(op, size, dtype, requires_grad, kwargs):
+    _check_kwargs(op, kwargs)
+    shape = _sizes(size, op)
+    return _finish(wrap(call(getattr(api, op), *shape)), dtype, requires_grad)
+
+
+def rand(*size, dtype=None, requires_grad=False, **kwargs):
+    return _created("rand", size, dtype, requires_grad, kwargs)
+
+
+def randn(*size, dtype=None, requires_grad=False, **kwargs):
+    return _created("randn", size, dtype, requires_grad, kwargs)
+
+
+def zeros(*size, dtype=None, requires_grad=False, **kwargs):
+    return _created("zeros", size, dtype, requires_grad, kwargs)
+
+
+def ones(*size, dtype=None, requires_grad=False, **kwargs):
+    return _created("ones", size, dtype, requires_grad, kwargs)
+
+
+def empty(*size, dtype=None, requires_grad=False, **kwargs):
+    return _created("empty", size, dtype, requires_grad, kwargs)
+
+
+def zeros_like(input, dtype=None, requires_grad=False):
+    return zeros(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def ones_like(input, dtype=None, requires_grad=False):
+    return ones(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def _plain(data, path="data"):
+    """Nested lists of Python numbers/bools from lists, tuples and tensors."""
+    if isinstance(data, Tensor):
+        return data.tolist()
+    if isinstance(data, (list, tuple)):
+        return [_plain(item, f"{path}[{i}]") for i, item in enumerate(data)]
+    if isinstance(data, (numbers.Real, _builtin_bool)):
+        return data
+    raise TypeError(f"tensor(): could not infer dtype of {type(data).__name__} (at {path})")
+
+
+def _leaves(data):
+    if isinstance(data, list):
+        for item in data:
+            yield from _leaves(item)
+    else:
+        yield data
+
+
+def tensor(data, dtype=None, requires_grad=False, **kwargs):
+    _check_kwargs("tensor", kwargs)
+    values = _plain(data)
+    leaves = list(_leaves(values))
+    all_bool = _builtin_bool(leaves) and all(isinstance(v, _builtin_bool) for v in leaves)
+    all_int = _builtin_bool(leaves) and all(isinstance(v, numbers.Integral) and not isinstance(v, _builtin_bool)
+                                   for v in leaves)
+    if all_int and dtype is None:
+        raise TypeError("tensor(): integer data makes an int64 tensor in PyTorch, and this notebook's torch has "
+                        "only float32 and bool tensors: write the numbers as floats (1.0) or pass "
+                        "dtype=torch.float32")
+    if dtype is not None and dtype not in (float32, bool_):
+        raise TypeError(f"tensor(): dtype {dtype!r} is not available here: only torch.float32 and torch.bool")
+    if all_bool and dtype is not bool_:
+        values = _map_leaves(values, _builtin_bool)
+    elif not all_bool:
+        values = _map_leaves(values, lambda v: v if isinstance(v, numbers.Real) else 0.0)
+        values = _map_leaves(values, builtins.float)
+    if dtype is bool_:
+        values = _map_leaves(values, _builtin_bool)
+    elif dtype is float32 and all_bool:
+        values = _map_leaves(values, lambda v: 1.0 if v else 0.0)
+    made = wrap(call(api.tensor, _core.to_js(values)))
+    return _finish(made, None, requires_grad)
+
+
+def _map_leaves(data, f):
+    if isinstance(data, list):
+        return [_map_leaves(item, f) for item in data]
+    return f(data)
+
+
+def stack(tensors, dim=0):
+    return wrap(call(api.stack, _core.to_js([_tensor_arg(t, "stack") for t in tensors]), dim))
+
+
+def cat(tensors, dim=0):
+    return wrap(call(api.cat, _core.to_js([_tensor_arg(t, "cat") for t in tensors]), dim))
+
+
+concat = cat
+
+
+def _tensor_arg(value, op, what="tensors"):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): expected Tensor as element of {what}, but got {type(value).__name__}")
+    return value._t
+
+
+# ---------------------------------------------------------------- functions
+def _input(value, op):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(value).__name__}")
+    return value
+
+
+def softmax(input, dim, dtype=None):
+    return _input(input, "softmax").softmax(dim)
+
+
+def dot(input, other):
+    return _input(input, "dot").dot(other)
+
+
+def matmul(input, other):
+    return _input(input, "matmul").matmul(other)
+
+
+def exp(input):
+    return _input(input, "exp").exp()
+
+
+def sum(input, dim=None, keepdim=False):  # noqa: A001
+    return _input(input, "sum").sum(dim, keepdim)
+
+
+def triu(input, diagonal=0):
+    return _input(input, "triu").triu(diagonal)
+
+
+def tril(input, diagonal=0):
+    return _input(input, "tril").tril(diagonal)
+
+
+def transpose(input, dim0, dim1):
+    return _input(input, "transpose").transpose(dim0, dim1)
+
+
+def masked_fill(input, mask, value):
+    return _input(input, "masked_fill").masked_fill(mask, value)
+
+
+def neg(input):
+    return _input(input, "neg").neg()
+
+
+def reciprocal(input):
+    return _input(input, "reciprocal").reciprocal()
+
+
+def add(input, other):
+    return _input(input, "add").add(other)
+
+
+def sub(input, other):
+    return _input(input, "sub").sub(other)
+
+
+def mul(input, other):
+    return _input(input, "mul").mul(other)
+
+
+def div(input, other):
+    return _input(input, "div").div(other)
+
+
+def pow(input, exponent):  # noqa: A001
+    return _input(input, "pow").pow(exponent)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if equal_nan:
+        raise RuntimeError("allclose(): equal_nan=True is not available here")
+    _input(input, "allclose")
+    if not isinstance(other, Tensor):
+        raise TypeError(f"allclose(): argument 'other' must be Tensor, not {type(other).__name__}")
+    return _builtin_bool(call(api.allclose, input._t, other._t, _core.to_js({"rtol": rtol, "atol": atol})))
+
+
+def equal(input, other):
+    return input.shape == other.shape and _builtin_bool((input == other).sum().item() == input.numel())
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+# ---------------------------------------------------------------- printing and grad mode
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
+                     sci_mode=None):
+    options = {}
+    for key, value in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems),
+                       ("linewidth", linewidth), ("profile", profile), ("sciMode", sci_mode)):
+        if value is not None:
+            options[key] = value
+    call(api.setPrintOptions, _core.to_js(options))
+
+
+class no_grad:
+    """with torch.no_grad(): results computed inside do not require grad."""
+
+    def __enter__(self):
+        self._previous = _GradMode.enabled
+        _GradMode.enabled = False
+
+    def __exit__(self, *exc):
+        _GradMode.enabled = self._previous
+        return False
+
+    def __call__(self, function):
+        def decorated(*args, **kwargs):
+            with no_grad():
+                return function(*args, **kwargs)
+        return decorated
+
+
+class enable_grad(no_grad):
+    def __enter__(self):
+        self._previous = _GradMode.enabled
+        _GradMode.enabled = True
+
+
+def is_grad_enabled():
+    return _GradMode.enabled
+
+
+from . import nn  # noqa: E402  (nn uses the names above)
+
+__all__ = ["Tensor", "Size", "dtype", "float32", "bool", "inf", "nan", "manual_seed", "tensor", "rand", "randn",
+           "zeros", "ones", "empty", "stack", "cat", "softmax", "dot", "matmul", "exp", "sum", "triu", "tril",
+           "allclose", "set_printoptions", "no_grad", "nn"]

@@ -1,0 +1,481 @@
+"""torch.Tensor over the core's tensors: operators, indexing, printing and the autograd flags, as PyTorch
+1.13 shows them. A Tensor holds one JavaScript tensor (`_t`); views share its storage there, so in-place
+changes through a view reach every tensor that shares it, as in PyTorch."""
+import math
+import numbers
+
+from . import _core
+from ._core import api, call
+
+
+class dtype:
+    """torch.float32 and torch.bool: the two dtypes of the core."""
+
+    def __init__(self, name, is_floating_point):
+        self._name = name
+        self.is_floating_point = is_floating_point
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+
+float32 = dtype("float32", True)
+bool_ = dtype("bool", False)
+_DTYPES = {"float32": float32, "bool": bool_}
+
+
+class Size(tuple):
+    """A shape: a tuple of ints that prints as torch.Size([6, 3])."""
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self):
+        return math.prod(self)
+
+    def __getitem__(self, key):
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+
+class _GradFn:
+    """What .grad_fn shows: the name of the backward node PyTorch would record."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def name(self):
+        return self._name
+
+    def __repr__(self):
+        return f"<{self._name} object at {hex(id(self))}>"
+
+
+class _GradMode:
+    enabled = True
+
+
+def wrap(js, cls=None):
+    """A Python tensor over a core result; under torch.no_grad() results do not require grad."""
+    if not _GradMode.enabled and js.requiresGrad:
+        js = js.detach()
+    tensor = object.__new__(cls or Tensor)
+    tensor._t = js
+    return tensor
+
+
+def _js_operand(value, op):
+    """A tensor or a Python number as the core takes it (a number is rounded to float32 there)."""
+    if isinstance(value, Tensor):
+        return value._t
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    raise TypeError(f"{op}(): unsupported operand type '{type(value).__name__}'; expected a tensor or a number")
+
+
+def _sizes(args, op):
+    """Sizes given as separate ints or one tuple/list/torch.Size, as a tuple of ints."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    for i, s in enumerate(args):
+        if isinstance(s, Tensor) and s.dim() == 0:
+            continue
+        if isinstance(s, bool) or not isinstance(s, numbers.Integral):
+            raise TypeError(f"{op}(): argument 'size' must be tuple of ints, but found element of type "
+                            f"{type(s).__name__} at pos {i}")
+    return tuple(int(s) for s in args)
+
+
+class Tensor:
+    __slots__ = ("_t", "__weakref__")
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("create tensors with torch.tensor(...), torch.rand(...), torch.zeros(...) and the like")
+
+    # ------------------------------------------------------------ what it is
+    @property
+    def shape(self):
+        return Size(self._t.shape.to_py())
+
+    def size(self, dim=None):
+        shape = self.shape
+        if dim is None:
+            return shape
+        return shape[self._dim(dim, "size")]
+
+    def dim(self):
+        return self._t.ndim
+
+    ndim = property(dim)
+
+    def numel(self):
+        return math.prod(self.shape)
+
+    nelement = numel
+
+    @property
+    def dtype(self):
+        return _DTYPES[self._t.dtype]
+
+    @property
+    def is_leaf(self):
+        return not self._t.gradFn
+
+    @property
+    def requires_grad(self):
+        return bool(self._t.requiresGrad)
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad=True):
+        if not self.is_leaf and not requires_grad:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
+                               "computed variable in a subgraph that doesn't require differentiation use "
+                               "var_no_grad = var.detach().")
+        self._t.requiresGrad_(bool(requires_grad))
+        return self
+
+    @property
+    def grad_fn(self):
+        name = self._t.gradFn
+        return _GradFn(name) if name else None
+
+    @property
+    def grad(self):
+        return None
+
+    @property
+    def data(self):
+        return wrap(self._t.detach())
+
+    @data.setter
+    def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        flags = self._t
+        fresh = value._t.detach()
+        if flags.isParameter:
+            fresh = fresh.asParameter(bool(flags.requiresGrad))
+        elif flags.requiresGrad:
+            fresh.requiresGrad_(True)
+        self._t = fresh
+
+    def _dim(self, dim, op):
+        n = max(self._t.ndim, 1)
+        if isinstance(dim, bool) or not isinstance(dim, numbers.Integral):
+            raise TypeError(f"{op}(): argument 'dim' must be int, not {type(dim).__name__}")
+        if not -n <= dim < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        return dim + n if dim < 0 else dim
+
+    # ------------------------------------------------------------ printing
+    def __repr__(self, *, tensor_contents=None):
+        return call(self._t.toString)
+
+    def __format__(self, spec):
+        if self.dim() == 0 and type(self) is Tensor:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
+
+    # ------------------------------------------------------------ Python values
+    def item(self):
+        value = call(self._t.item)
+        return bool(value) if self._t.dtype == "bool" else float(value)
+
+    def tolist(self):
+        values = self._t.toArray()
+        return values.to_py() if _core.is_js(values) else values
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.dtype is bool_ or self.dim() != 0:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+
+    def __bool__(self):
+        if self.numel() != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __len__(self):
+        if self.dim() == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.dim() == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
+    __hash__ = object.__hash__
+
+    # ------------------------------------------------------------ views
+    @property
+    def T(self):
+        return wrap(call(lambda: self._t.T))
+
+    def t(self):
+        if self.dim() > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
+        return self.T
+
+    def transpose(self, dim0, dim1):
+        return wrap(call(self._t.transpose, dim0, dim1))
+
+    def view(self, *shape):
+        return wrap(call(self._t.view, *_sizes(shape, "view")))
+
+    def reshape(self, *shape):
+        return wrap(call(self._t.reshape, *_sizes(shape, "reshape")))
+
+    def flatten(self):
+        return wrap(call(self._t.flatten))
+
+    def unsqueeze(self, dim):
+        return wrap(call(self._t.unsqueeze, dim))
+
+    def contiguous(self):
+        return wrap(call(self._t.contiguous))
+
+    def clone(self):
+        return wrap(call(self._t.clone))
+
+    def detach(self):
+        return wrap(self._t.detach())
+
+    def bool(self):
+        return wrap(call(self._t.bool))
+
+    def float(self):
+        return wrap(call(self._t.float))
+
+    def to(self, target):
+        if target is float32:
+            return self.float()
+        if target is bool_:
+            return self.bool()
+        if isinstance(target, str) and target == "cpu":
+            return self
+        raise TypeError(f"to(): only torch.float32, torch.bool and 'cpu' are available here, got {target!r}")
+
+    def cpu(self):
+        return self
+
+    def numpy(self):
+        raise RuntimeError("numpy is not available in this notebook; use .tolist() or .item()")
+
+    # ------------------------------------------------------------ indexing
+    def _index(self, key):
+        """The view that self[key] names: ints select, slices slice, None adds a dim, ... skips dims."""
+        if not isinstance(key, tuple):
+            key = (key,)
+        consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+        if consumed > self.dim():
+            raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+        js, d = self._t, 0
+        for k in key:
+            if k is Ellipsis:
+                d += self.dim() - consumed
+            elif k is None:
+                js = call(js.unsqueeze, d)
+                d += 1
+            elif isinstance(k, slice):
+                size = js.shape.to_py()[d]
+                start, stop, step = k.indices(size)
+                if step != 1:
+                    raise ValueError("slicing with a step other than 1 is not available in this notebook's torch")
+                if not (start == 0 and stop >= size):  # a full slice is the tensor itself, as in PyTorch
+                    js = call(js.slice, d, start, max(start, stop))
+                d += 1
+            elif isinstance(k, Tensor) and k.dim() == 0 and k.dtype is not bool_:
+                raise IndexError("tensors used as indices must be long, byte or bool tensors")
+            elif isinstance(k, numbers.Integral) and not isinstance(k, bool):
+                size = js.shape.to_py()[d]
+                if not -size <= k < size:
+                    raise IndexError(f"index {k} is out of bounds for dimension {d} with size {size}")
+                js = call(js.select, d, k + size if k < 0 else k)
+            else:
+                raise IndexError(f"indexing with {type(k).__name__} is not available in this notebook's torch: "
+                                 "use ints, slices, None and ...")
+        return js
+
+    def __getitem__(self, key):
+        return wrap(self._index(key))
+
+    def __setitem__(self, key, value):
+        target = self._index(key)
+        if isinstance(value, Tensor):
+            call(target.set, to_js_list([]), value._t)
+        elif isinstance(value, (numbers.Real, bool)):
+            call(target.set, to_js_list([]), float(value))
+        else:
+            raise TypeError(f"can't assign a {type(value).__name__} to a tensor")
+        # The view wrote into the storage this tensor shares; take over the flags the assignment gives.
+        if target.requiresGrad and not self._t.requiresGrad:
+            self._t.requiresGrad_(True)
+
+    # ------------------------------------------------------------ math
+    def matmul(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"matmul(): argument 'other' must be Tensor, not {type(other).__name__}")
+        return wrap(call(self._t.matmul, other._t))
+
+    __matmul__ = matmul
+
+    def dot(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"dot(): argument 'tensor' must be Tensor, not {type(other).__name__}")
+        return wrap(call(self._t.dot, other._t))
+
+    def softmax(self, dim):
+        return wrap(call(self._t.softmax, dim))
+
+    def sum(self, dim=None, keepdim=False):
+        if isinstance(dim, (tuple, list)):
+            if len(dim) != 1:
+                raise RuntimeError("sum over several dims at once is not available here; sum one dim at a time")
+            dim = dim[0]
+        return wrap(call(self._t.sum, dim, bool(keepdim)))
+
+    def exp(self):
+        return wrap(call(self._t.exp))
+
+    def add(self, other, alpha=1):
+        if alpha != 1:
+            raise RuntimeError("add(): alpha is not available here")
+        return wrap(call(self._t.add, _js_operand(other, "add")))
+
+    def sub(self, other):
+        return wrap(call(self._t.sub, _js_operand(other, "sub")))
+
+    def mul(self, other):
+        return wrap(call(self._t.mul, _js_operand(other, "mul")))
+
+    def div(self, other):
+        return wrap(call(self._t.div, _js_operand(other, "div")))
+
+    def pow(self, exponent):
+        return wrap(call(self._t.pow, _js_operand(exponent, "pow")))
+
+    def neg(self):
+        return wrap(call(self._t.neg))
+
+    def reciprocal(self):
+        return wrap(call(self._t.reciprocal))
+
+    def masked_fill(self, mask, value):
+        return wrap(call(self._t.maskedFill, _mask(mask, "masked_fill"), _fill_value(value)))
+
+    def triu(self, diagonal=0):
+        return wrap(call(api.triu, self._t, diagonal))
+
+    def tril(self, diagonal=0):
+        return wrap(call(api.tril, self._t, diagonal))
+
+    __add__ = add
+    __sub__ = sub
+    __mul__ = mul
+    __truediv__ = div
+    __pow__ = pow
+    __neg__ = neg
+
+    def __radd__(self, other):
+        return self.add(other)
+
+    def __rmul__(self, other):
+        return self.mul(other)
+
+    def __rsub__(self, other):
+        return wrap(call(self._t.rsub, _js_operand(other, "rsub")))
+
+    def __rtruediv__(self, other):  # PyTorch: self.reciprocal() * other
+        return self.reciprocal().mul(other)
+
+    def __pos__(self):
+        return self
+
+    def _compare(self, op, other):
+        if not isinstance(other, (Tensor, numbers.Real)):
+            return NotImplemented
+        return wrap(call(getattr(self._t, op), _js_operand(other, op)))
+
+    def __eq__(self, other):
+        return self._compare("eq", other)
+
+    def __ne__(self, other):
+        return self._compare("ne", other)
+
+    def __lt__(self, other):
+        return self._compare("lt", other)
+
+    def __le__(self, other):
+        return self._compare("le", other)
+
+    def __gt__(self, other):
+        return self._compare("gt", other)
+
+    def __ge__(self, other):
+        return self._compare("ge", other)
+
+    eq = __eq__
+    ne = __ne__
+    lt = __lt__
+    le = __le__
+    gt = __gt__
+    ge = __ge__
+
+    # ------------------------------------------------------------ in place: each returns self
+    def _in_place(self, op, *args):
+        call(getattr(self._t, op), *args)
+        return self
+
+    def add_(self, other):
+        return self._in_place("add_", _js_operand(other, "add_"))
+
+    __iadd__ = add_
+
+    def masked_fill_(self, mask, value):
+        return self._in_place("maskedFill_", _mask(mask, "masked_fill_"), _fill_value(value))
+
+    def zero_(self):
+        return self._in_place("zero_")
+
+    def fill_(self, value):
+        return self._in_place("fill_", _fill_value(value))
+
+    def copy_(self, source):
+        if not isinstance(source, Tensor):
+            raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(source).__name__}")
+        return self._in_place("set", to_js_list([]), source._t)
+
+
+def to_js_list(values):
+    return _core.js_list(values)
+
+
+def _mask(mask, op):
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"{op}(): argument 'mask' must be Tensor, not {type(mask).__name__}")
+    return mask._t
+
+
+def _fill_value(value):
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+        return value.item()
+    if isinstance(value, numbers.Real):
+        return float(value)
+    raise TypeError(f"the fill value must be a number, not {type(value).__name__}")

@@ -1,0 +1,56 @@
+// The worker that holds one Python session (session.js): a Web Worker in the browser, a worker_threads
+// Worker under Node. It answers index.js's messages in order: start, run, profile, restart.
+import { startSession } from './session.js';
+
+const port = await (async () => {
+  if (typeof self === 'object' && typeof self.postMessage === 'function' && typeof process !== 'object') {
+    return { post: (m) => self.postMessage(m), listen: (f) => { self.onmessage = (e) => f(e.data); } };
+  }
+  const { parentPort } = await import('node:worker_threads');
+  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f) };
+})();
+
+let session = null;
+const pending = [];
+
+async function handle(message) {
+  switch (message.type) {
+    case 'start':
+      try {
+        session = await startSession({
+          ...message.options,
+          progress: (text, fraction) => port.post({ type: 'progress', message: text, fraction }),
+        });
+        port.post({ type: 'ready', backend: session.backend, profile: session.profile });
+      } catch (error) {
+        port.post({ type: 'failed', message: String(error?.message ?? error) });
+      }
+      break;
+    case 'run': {
+      let result;
+      try {
+        result = session.run(message.code);
+      } catch (error) { // not the learner's error (those are in result.error): the session itself failed
+        result = { output: '', error: { type: 'InternalError', message: String(error?.message ?? error), line: null,
+          traceback: `InternalError: ${error?.message ?? error}` } };
+      }
+      port.post({ type: 'result', id: message.id, ...result });
+      break;
+    }
+    case 'profile':
+      session.setProfile(message.name);
+      port.post({ type: 'result', id: message.id, profile: session.profile });
+      break;
+    case 'restart':
+      session.restart();
+      port.post({ type: 'result', id: message.id });
+      break;
+  }
+}
+
+// Messages are handled one after another, each after the one before it has finished (start is async).
+let chain = Promise.resolve();
+port.listen((message) => {
+  pending.push(message);
+  chain = chain.then(() => handle(pending.shift()));
+});
