@@ -30,6 +30,10 @@ constexpr Tensor (*sub_number)(const Tensor&, double) = attn::sub;
 constexpr Tensor (*mul_number)(const Tensor&, double) = attn::mul;
 constexpr Tensor (*div_number)(const Tensor&, double) = attn::div;
 constexpr Tensor (*pow_number)(const Tensor&, double) = attn::pow;
+constexpr Tensor (*compare_tensor)(const Tensor&, const Tensor&, attn::Compare) = attn::compare;
+constexpr Tensor (*compare_number)(const Tensor&, double, attn::Compare) = attn::compare;
+constexpr Tensor (*linear_bias)(const Tensor&, const Tensor&, const Tensor&) = nn::linear;
+constexpr Tensor (*linear_no_bias)(const Tensor&, const Tensor&) = nn::linear;
 constexpr Tensor (*sum_all)(const Tensor&) = attn::sum;
 constexpr Tensor (*sum_dim)(const Tensor&, int64_t, bool) = attn::sum;
 constexpr void (*manual_seed)(uint64_t) = attn::manual_seed;
@@ -42,6 +46,7 @@ constexpr Tensor& (Tensor::*set_tensor)(const std::vector<int64_t>&, const Tenso
 // The JS API draws from the default generator, like torch's functions.
 Tensor rand_default(const Shape& shape) { return attn::rand(shape); }
 Tensor randn_default(const Shape& shape) { return attn::randn(shape); }
+Tensor dropout_default(const Tensor& x, double p, bool training) { return nn::dropout(x, p, training); }
 std::string kernel_backend() { return attn::kernels::active().name; }
 }  // namespace
 
@@ -76,6 +81,13 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("rngDraws", &Js<&attn::rng_draws>::call);
 
     // ---- creation
+    enum_<attn::Compare>("Compare")
+        .value("eq", attn::Compare::Eq)
+        .value("ne", attn::Compare::Ne)
+        .value("lt", attn::Compare::Lt)
+        .value("le", attn::Compare::Le)
+        .value("gt", attn::Compare::Gt)
+        .value("ge", attn::Compare::Ge);
     enum_<attn::DType>("DType")
         .value(attn::dtype_name(attn::DType::Float32), attn::DType::Float32)
         .value(attn::dtype_name(attn::DType::Bool), attn::DType::Bool);
@@ -100,6 +112,14 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("divNumber", &Js<div_number>::call);
     function("powNumber", &Js<pow_number>::call);
     function("exp", &Js<&attn::exp>::call);
+    function("neg", &Js<&attn::neg>::call);
+    function("rsubNumber", &Js<&attn::rsub>::call);
+    function("reciprocal", &Js<&attn::reciprocal>::call);
+    function("compare", &Js<compare_tensor>::call);
+    function("compareNumber", &Js<compare_number>::call);
+    function("linear", &Js<linear_bias>::call);
+    function("linearNoBias", &Js<linear_no_bias>::call);
+    function("dropout", &Js<dropout_default>::call);
     function("sumAll", &Js<sum_all>::call);
     function("sumDim", &Js<sum_dim>::call);
     function("softmax", &Js<&attn::softmax>::call);
@@ -124,6 +144,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("contiguous", &Js<&Tensor::contiguous>::call);
     function("clone", &Js<&Tensor::clone>::call);
     function("toBool", &Js<&Tensor::to_bool>::call);
+    function("toFloat", &Js<&Tensor::to_float>::call);
     function("zero_", &Js<&Tensor::zero_>::call);
     function("fill_", &Js<&Tensor::fill_>::call);
     function("add_", &Js<add_tensor_>::call);

@@ -88,6 +88,8 @@ declare class Tensor implements Iterable<Tensor> {
   readonly requiresGrad: boolean;
   /** PyTorch's grad_fn name, e.g. 'MmBackward0', or null. */
   readonly gradFn: string | null;
+  /** True for what nn.Parameter holds: it prints as "Parameter containing:". */
+  readonly isParameter: boolean;
   numel(): number;
   /** All sizes, or the size of one dim (negative dims count from the end). */
   size(): number[];
@@ -101,6 +103,16 @@ declare class Tensor implements Iterable<Tensor> {
   /** PyTorch's str(tensor), under the current print options. */
   toString(): string;
   bool(): Tensor;
+  /** A float32 copy (torch's .float()). */
+  float(): Tensor;
+
+  // autograd flags: these share this tensor's storage
+  /** The same values without grad_fn or requires_grad (torch's detach()). */
+  detach(): Tensor;
+  /** What torch.nn.Parameter(t, requires_grad) holds. */
+  asParameter(requiresGrad?: boolean): Tensor;
+  /** Sets requires_grad on a leaf tensor; returns it. */
+  requiresGrad_(requiresGrad?: boolean): this;
 
   // views: they share this tensor's storage
   /** t[index] */
@@ -134,12 +146,26 @@ declare class Tensor implements Iterable<Tensor> {
   div(other: Tensor | number): Tensor;
   pow(other: Tensor | number): Tensor;
   exp(): Tensor;
+  neg(): Tensor;
+  /** 1 / t (PyTorch computes `n / t` as t.reciprocal() * n). */
+  reciprocal(): Tensor;
+  /** n - t, like Python's `n - t` on a tensor. */
+  rsub(n: number): Tensor;
   maskedFill(mask: Tensor, value: number): Tensor;
+
+  // comparisons: bool tensors, never requiring grad (a number operand is rounded to float32 first)
+  eq(other: Tensor | number): Tensor;
+  ne(other: Tensor | number): Tensor;
+  lt(other: Tensor | number): Tensor;
+  le(other: Tensor | number): Tensor;
+  gt(other: Tensor | number): Tensor;
+  ge(other: Tensor | number): Tensor;
 
   // in place: each returns this tensor (and writes a module parameter back into its module)
   maskedFill_(mask: Tensor, value: number): this;
   add_(other: Tensor | number): this;
   zero_(): this;
+  fill_(value: number): this;
   /** `t.set(i, v)` is `t[i] = v`; `t.set([i, j], v)` is `t[i, j] = v`. */
   set(index: number | readonly number[], value: number | boolean | Tensor): this;
 }
@@ -319,6 +345,11 @@ export interface Torch {
   matmul(input: Tensor, other: Tensor): Tensor;
   dot(input: Tensor, other: Tensor): Tensor;
   exp(input: Tensor): Tensor;
+  neg(input: Tensor): Tensor;
+  /** nn.functional.linear: x @ weight.T (+ bias), with nn.Linear's bits and grad_fn. */
+  linear(input: Tensor, weight: Tensor, bias?: Tensor | null): Tensor;
+  /** nn.functional.dropout: nn.Dropout's masks under the current RNG profile, without a module. */
+  dropout(input: Tensor, p?: number, training?: boolean): Tensor;
   sum(input: Tensor, dim?: number | null, keepdim?: boolean): Tensor;
   allclose(input: Tensor, other: Tensor, tolerances?: { rtol?: number; atol?: number }): boolean;
 

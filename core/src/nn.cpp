@@ -147,29 +147,43 @@ namespace {
 // y = x W^T (+ b) over every row of x, in one kernel call that reads W^T in place: PyTorch's order (the
 // running sum of the product first, the bias added after it, torch-numerics §3), or with each term fused
 // (`fused`: gemm_fused, the fast path's projections where the CPU has FMA).
-Tensor linear(const Linear& layer, const Tensor& x, bool fused) {
-    if (x.dim() < 1 || x.size(-1) != layer.in_features)
+Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor* bias, bool fused) {
+    if (w.dim() != 2)
+        throw Error("linear: weight must be 2-D [out_features, in_features], got shape " + shape_str(w.shape()));
+    const int64_t out_features = w.size(0), in_features = w.size(1);
+    if (bias && (bias->dim() != 1 || bias->size(0) != out_features))
+        throw Error("linear: bias must have shape [" + std::to_string(out_features) + "], got " +
+                    shape_str(bias->shape()));
+    if (x.dim() < 1 || x.size(-1) != in_features)
         throw Error("Linear: input of shape " + shape_str(x.shape()) + " does not end in in_features = " +
-                    std::to_string(layer.in_features));
+                    std::to_string(in_features));
     const Tensor rows = x.contiguous();
     Shape shape = x.shape();
-    shape.back() = layer.out_features;
+    shape.back() = out_features;
     check_shape(shape, "Linear");
     Tensor y = Tensor::empty(shape);
-    const std::optional<Tensor> b = layer.bias ? std::optional<Tensor>(layer.bias->contiguous()) : std::nullopt;
-    const int64_t M = x.numel() / layer.in_features;
-    const Tensor& w = layer.weight;  // W[j][k] at j·stride(0) + k·stride(1)
-    const auto& kernel = kernels::active();
+    const std::optional<Tensor> b = bias ? std::optional<Tensor>(bias->contiguous()) : std::nullopt;
+    const int64_t M = x.numel() / std::max<int64_t>(in_features, 1);
+    const auto& kernel = kernels::active();  // W[j][k] at j·stride(0) + k·stride(1)
     (fused && kernel.gemm_fused ? kernel.gemm_fused : kernel.gemm)(
-        rows.data(), layer.in_features, w.storage().data() + w.storage_offset(), w.strides()[1], w.strides()[0],
-        b ? b->data() : nullptr, y.data(), layer.out_features, M, layer.out_features, layer.in_features);
+        rows.data(), in_features, w.storage().data() + w.storage_offset(), w.strides()[1], w.strides()[0],
+        b ? b->data() : nullptr, y.data(), out_features, M, out_features, in_features);
     const char* grad_fn;
-    if (layer.bias) grad_fn = x.dim() == 2 ? "AddmmBackward0" : x.dim() == 1 ? "AddBackward0" : "ViewBackward0";
+    if (bias) grad_fn = x.dim() == 2 ? "AddmmBackward0" : x.dim() == 1 ? "AddBackward0" : "ViewBackward0";
     else grad_fn = x.dim() == 2 ? "MmBackward0" : x.dim() == 1 ? "SqueezeBackward3" : "UnsafeViewBackward0";
-    return y.record(grad_fn, {&x, &w});
+    return bias ? y.record(grad_fn, {&x, &w, bias}) : y.record(grad_fn, {&x, &w});
+}
+
+Tensor linear(const Linear& layer, const Tensor& x, bool fused) {
+    return linear_rows(x, layer.weight, layer.bias ? &*layer.bias : nullptr, fused);
 }
 
 }  // namespace
+
+Tensor linear(const Tensor& x, const Tensor& weight) { return linear_rows(x, weight, nullptr, false); }
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+    return linear_rows(x, weight, &bias, false);
+}
 
 Tensor Linear::forward(const Tensor& x) { return linear(*this, x, false); }
 
@@ -177,13 +191,15 @@ Tensor Linear::forward(const Tensor& x) { return linear(*this, x, false); }
 
 Dropout::Dropout(double p_, Generator& gen) : p(p_), generator(&gen) { require_probability(p, "Dropout"); }
 
-Tensor Dropout::forward(const Tensor& x) {
+Tensor Dropout::forward(const Tensor& x) { return dropout(x, p, training, *generator); }
+
+Tensor dropout(const Tensor& x, double p, bool training, Generator& gen) {
     require_probability(p, "Dropout");
     if (!training || p == 0.0 || x.numel() == 0) return x;
     if (p == 1.0) return mul(x, 0.0);
     // noise = bernoulli(1 - p) / (1 - p), then x * noise: two roundings, as ATen does.
     const float scale = 1.0f / static_cast<float>(1.0 - p);
-    const std::vector<bool> keep = bernoulli_keep_mask(x.numel(), p, *generator);
+    const std::vector<bool> keep = bernoulli_keep_mask(x.numel(), p, gen);
     std::vector<float> noise(keep.size());
     for (size_t i = 0; i < keep.size(); ++i) noise[i] = keep[i] ? scale : 0.0f;
     return mul(x, Tensor::from_vector(x.shape(), std::move(noise)));

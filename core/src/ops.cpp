@@ -224,6 +224,47 @@ Tensor exp(const Tensor& t) {
 
 Tensor neg(const Tensor& t) { return map(t, [](float x) { return -x; }).record("NegBackward0", {&t}); }
 
+Tensor rsub(const Tensor& t, double b) {
+    const float s = static_cast<float>(b);
+    return map(t, [s](float x) { return s - x; }).record("RsubBackward1", {&t});
+}
+
+Tensor reciprocal(const Tensor& t) {
+    return map(t, [](float x) { return 1.0f / x; }).record("ReciprocalBackward0", {&t});
+}
+
+// ---------------------------------------------------------------- comparisons
+
+namespace {
+
+bool compared(Compare op, float a, float b) {
+    switch (op) {
+        case Compare::Eq: return a == b;
+        case Compare::Ne: return a != b;
+        case Compare::Lt: return a < b;
+        case Compare::Le: return a <= b;
+        case Compare::Gt: return a > b;
+        case Compare::Ge: return a >= b;
+    }
+    return false;
+}
+
+}  // namespace
+
+Tensor compare(const Tensor& a, const Tensor& b, Compare op) {
+    const Shape shape = broadcast_shapes(a.shape(), b.shape(), "compare");
+    check_shape(shape, "compare");
+    std::vector<float> va = values_as(a, shape);
+    const std::vector<float> vb = values_as(b, shape);
+    for (size_t i = 0; i < va.size(); ++i) va[i] = compared(op, va[i], vb[i]) ? 1.0f : 0.0f;
+    return Tensor::from_vector(shape, std::move(va), DType::Bool);
+}
+
+Tensor compare(const Tensor& a, double b, Compare op) {
+    const float s = static_cast<float>(b);
+    return map(a, [op, s](float x) { return compared(op, x, s) ? 1.0f : 0.0f; }).to_bool();
+}
+
 // ---------------------------------------------------------------- products
 
 Tensor dot(const Tensor& a, const Tensor& b) {

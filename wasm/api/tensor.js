@@ -1,6 +1,6 @@
 // Tensors: JavaScript objects over a TensorData (values in a Float32Array shared by views). Every method
 // checks what only JavaScript can get wrong (types, arity) and asks the core for the rest.
-import { Sizes } from './boundary.js';
+import { Sizes, TensorData } from './boundary.js';
 import { AttentionError, describe, integer, shapeArgs } from './checks.js';
 
 // Nested arrays of numbers (or booleans) -> shape + row-major values, refusing ragged input.
@@ -61,14 +61,21 @@ function rowMajor({ storage, shape, strides, offset }) {
   }
 }
 
-/** The Tensor class over one loaded module's core (boundary.js). */
-export function defineTensor(core) {
+/** The Tensor class over one loaded module's core (boundary.js); `compareOps` is Embind's Compare enum. */
+export function defineTensor(core, compareOps) {
   const tensorOf = (data) => new Tensor(data);
 
   // A tensor, or a number that the core rounds to float32 like a Python float.
   function binary(op, a, b) {
     if (b instanceof Tensor) return tensorOf(core.tensor(op, a._w, b._w));
     if (typeof b === 'number') return tensorOf(core.tensor(`${op}Number`, a._w, b));
+    throw new AttentionError(`${op}: the operand must be a tensor or a number, got ${describe(b)}`);
+  }
+
+  function compare(op, a, b) {
+    const which = compareOps[op];
+    if (b instanceof Tensor) return tensorOf(core.tensor('compare', a._w, b._w, which));
+    if (typeof b === 'number') return tensorOf(core.tensor('compareNumber', a._w, b, which));
     throw new AttentionError(`${op}: the operand must be a tensor or a number, got ${describe(b)}`);
   }
 
@@ -84,6 +91,7 @@ export function defineTensor(core) {
     get ndim() { return this._w.shape.length; }
     get requiresGrad() { return this._w.requiresGrad; }
     get gradFn() { return this._w.gradFn || null; }
+    get isParameter() { return this._w.isParameter; }
     numel() { return this._w.shape.reduce((n, s) => n * s, 1); }
     size(dim) {
       if (dim === undefined) return this.shape;
@@ -113,6 +121,26 @@ export function defineTensor(core) {
     }
     toString() { return core.call('tensorToString', this._w); }
     bool() { return tensorOf(core.tensor('toBool', this._w)); }
+    float() { return tensorOf(core.tensor('toFloat', this._w)); }
+
+    // autograd flags: tensors that share this one's storage (no copy), like PyTorch's
+    /** The same values, cut from autograd: no grad_fn, no requires_grad (torch's detach()). */
+    detach() { return this._flagged(false, false); }
+    /** What nn.Parameter(t, requires_grad) holds: prints as "Parameter containing:". */
+    asParameter(requiresGrad = true) { return this._flagged(Boolean(requiresGrad), true); }
+    /** Sets requires_grad on this leaf tensor; returns it. */
+    requiresGrad_(requiresGrad = true) {
+      if (this._w.gradFn && !requiresGrad) {
+        throw new AttentionError('requiresGrad_: only a leaf tensor (no grad_fn) can stop requiring grad; use detach()');
+      }
+      this._w.requiresGrad = Boolean(requiresGrad);
+      return this;
+    }
+    _flagged(requiresGrad, isParameter) {
+      const w = this._w;
+      return tensorOf(new TensorData(w.storage, w.shape.slice(), w.strides.slice(), w.offset, w.dtype, requiresGrad, '',
+        isParameter));
+    }
 
     // views
     at(index) { return tensorOf(core.tensor('select', this._w, 0, integer('at', 'index', index))); }
@@ -158,6 +186,21 @@ export function defineTensor(core) {
     div(other) { return binary('div', this, other); }
     pow(other) { return binary('pow', this, other); }
     exp() { return tensorOf(core.tensor('exp', this._w)); }
+    neg() { return tensorOf(core.tensor('neg', this._w)); }
+    /** 1 / t; PyTorch computes \`n / t\` as t.reciprocal() * n. */
+    reciprocal() { return tensorOf(core.tensor('reciprocal', this._w)); }
+    /** n - t (Python's \`n - t\`). */
+    rsub(n) {
+      if (typeof n !== 'number') throw new AttentionError(`rsub: the operand must be a number, got ${describe(n)}`);
+      return tensorOf(core.tensor('rsubNumber', this._w, n));
+    }
+    // comparisons: bool tensors
+    eq(other) { return compare('eq', this, other); }
+    ne(other) { return compare('ne', this, other); }
+    lt(other) { return compare('lt', this, other); }
+    le(other) { return compare('le', this, other); }
+    gt(other) { return compare('gt', this, other); }
+    ge(other) { return compare('ge', this, other); }
     maskedFill(mask, value) {
       const m = tensorArg('maskedFill', 'mask', mask);
       return tensorOf(core.tensor('maskedFill', this._w, m, fillValue('maskedFill', value)));
@@ -176,6 +219,10 @@ export function defineTensor(core) {
     }
     zero_() {
       core.inPlace('zero_', this._w);
+      return this._changed();
+    }
+    fill_(value) {
+      core.inPlace('fill_', this._w, fillValue('fill_', value));
       return this._changed();
     }
     /** t.set(i, v) is t[i] = v; t.set([i, j], v) is t[i, j] = v. */

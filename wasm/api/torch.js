@@ -47,7 +47,7 @@ function printOptions(options) {
 
 export function makeApi(wasm, backend) {
   const core = makeCore(wasm);
-  const { Tensor, tensorOf, tensorArg } = defineTensor(core);
+  const { Tensor, tensorOf, tensorArg } = defineTensor(core, wasm.Compare);
   const modules = defineModules(wasm, core, { tensorOf, tensorArg });
   const profiles = enumNames(wasm.RngProfile), dtypes = enumNames(wasm.DType);
 
@@ -90,6 +90,20 @@ export function makeApi(wasm, backend) {
     matmul: (a, b) => tensorOf(core.tensor('matmul', tensorArg('matmul', 'input', a), tensorArg('matmul', 'other', b))),
     dot: (a, b) => tensorOf(core.tensor('dot', tensorArg('dot', 'input', a), tensorArg('dot', 'other', b))),
     exp: (t) => tensorArg('exp', 'input', t) && t.exp(),
+    neg: (t) => tensorArg('neg', 'input', t) && t.neg(),
+    /** nn.functional.linear: x @ weight.T + bias with nn.Linear's bits and grad_fn (bias null: none). */
+    linear(x, weight, bias = null) {
+      const args = [tensorArg('linear', 'input', x), tensorArg('linear', 'weight', weight)];
+      if (bias === null || bias === undefined) return tensorOf(core.tensor('linearNoBias', ...args));
+      return tensorOf(core.tensor('linear', ...args, tensorArg('linear', 'bias', bias)));
+    },
+    /** nn.functional.dropout: nn.Dropout's masks (under the current RNG profile) without a module. */
+    dropout(x, p = 0.5, training = true) {
+      if (typeof p !== 'number' || Number.isNaN(p)) {
+        throw new AttentionError(`dropout: p must be a number in [0, 1], got ${describe(p)}`);
+      }
+      return tensorOf(core.tensor('dropout', tensorArg('dropout', 'input', x), p, Boolean(training)));
+    },
     sum: (t, dim, keepdim = false) => tensorArg('sum', 'input', t) && t.sum(dim, keepdim),
     allclose: (a, b, { rtol = 1e-5, atol = 1e-8 } = {}) =>
       core.call('allclose', tensorArg('allclose', 'input', a), tensorArg('allclose', 'other', b),

@@ -64,6 +64,13 @@ public:
     virtual void set_attention_path(AttentionPath path);
 };
 
+// nn.functional.linear: y = x W^T (+ b) with weight [out, in] (any strides) and bias [out], the bits and
+// grad_fn of nn.Linear's forward (which calls it).
+Tensor linear(const Tensor& x, const Tensor& weight);
+Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias);
+// nn.functional.dropout: nn.Dropout's forward (which calls it), drawing from `gen` under its RNG profile.
+Tensor dropout(const Tensor& x, double p, bool training, Generator& gen = default_generator());
+
 // y = x W^T + b. weight [out_features, in_features] and bias [out_features] are drawn by
 // kaiming_uniform_(a=sqrt(5)) and uniform(-1/sqrt(in), 1/sqrt(in)), weight first.
 class Linear : public Module {

@@ -34,6 +34,13 @@ Tensor div(const Tensor& a, double b);
 Tensor pow(const Tensor& a, double b);
 Tensor exp(const Tensor& t);
 Tensor neg(const Tensor& t);
+Tensor rsub(const Tensor& t, double b);  // b - t (Python's `b - t`, PyTorch's rsub)
+Tensor reciprocal(const Tensor& t);      // 1 / t (PyTorch's `b / t` is reciprocal(t) * b)
+
+// ---- comparisons: bool results that never require grad (a number is rounded to float32 first)
+enum class Compare { Eq, Ne, Lt, Le, Gt, Ge };
+Tensor compare(const Tensor& a, const Tensor& b, Compare op);
+Tensor compare(const Tensor& a, double b, Compare op);
 
 inline Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
 inline Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }

@@ -342,6 +342,9 @@ class Tensor:
         return wrap(call(self._t.softmax, dim))
 
     def sum(self, dim=None, keepdim=False):
+        if self.dtype is bool_:
+            raise TypeError("sum() of a bool tensor counts into an int64 tensor in PyTorch, and this notebook's "
+                            "torch has only float32 and bool tensors: count with .float().sum()")
         if isinstance(dim, (tuple, list)):
             if len(dim) != 1:
                 raise RuntimeError("sum over several dims at once is not available here; sum one dim at a time")

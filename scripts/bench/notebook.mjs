@@ -1,0 +1,62 @@
+// The notebook's timings (part of `npm run bench`; alone: `node scripts/bench/notebook.mjs [--rounds N]`):
+//   first output  loadNotebook() until the first cell's output, in a fresh Node process each round (cold:
+//                 Pyodide and the core compiled anew; the files come from the local disk);
+//   chapter       the chapter's notebook (the transcription, when it is on this machine) run cell by cell
+//                 after a restart, once Python has loaded; median over rounds in one process.
+// Prints one JSON object on stdout.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+import { loadNotebook } from '../../notebook/index.js';
+import { readChapterNotebook, transcriptionPath } from '../../tests/notebook/transcription.mjs';
+
+const FIRST_CELL = 'import torch\ntorch.manual_seed(123)\nprint(torch.rand(2, 3))';
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** loadNotebook -> first output, in this process (call it in a fresh one). */
+export async function firstOutputMs() {
+  const t0 = performance.now();
+  const nb = await loadNotebook();
+  const { error } = await nb.run(FIRST_CELL);
+  const ms = performance.now() - t0;
+  await nb.close();
+  if (error) throw new Error(error.traceback);
+  return ms;
+}
+
+export async function notebookTimes(rounds = 5) {
+  const self = fileURLToPath(import.meta.url);
+  const first = [];
+  for (let i = 0; i < rounds; i++) {
+    const run = spawnSync(process.execPath, [self, '--first'], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(run.stderr);
+    first.push(Number(run.stdout.trim()));
+  }
+  const result = { firstOutputMs: { median: median(first), min: Math.min(...first), max: Math.max(...first) } };
+  if (transcriptionPath) {
+    const cells = readChapterNotebook();
+    const nb = await loadNotebook();
+    const times = [];
+    for (let i = 0; i < rounds; i++) {
+      await nb.restart();
+      const t0 = performance.now();
+      for (const cell of cells) {
+        const { error } = await nb.run(cell.code);
+        if (error) throw new Error(`${cell.label}: ${error.traceback}`);
+      }
+      times.push(performance.now() - t0);
+    }
+    await nb.close();
+    result.chapterMs = { cells: cells.length, median: median(times), min: Math.min(...times), max: Math.max(...times) };
+  }
+  return result;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--first')) {
+    console.log((await firstOutputMs()).toFixed(1));
+  } else {
+    const i = process.argv.indexOf('--rounds');
+    console.log(JSON.stringify(await notebookTimes(i > 0 ? Number(process.argv[i + 1]) : 5)));
+  }
+}
