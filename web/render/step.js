@@ -8,11 +8,25 @@ import { renderResult, renderValue, marksIn } from './matrix.js';
 import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
 import { CONTROLS } from './settings.js';
+import { cellsForStep } from '../notebook/chapter-cells.js';
+import { notebookHash } from '../notebook/share.js';
 
 const LEGEND = {
   masked: ['legend-masked', 'masked', 'a future token, hidden from this query: −∞ before the softmax, 0 after it'],
   dropped: ['legend-dropped', 'dropped', 'zeroed by dropout; the weights that survive are scaled by 1/(1 − p)'],
 };
+
+// "Open in notebook": the chapter's cells up to this step under the current settings, in the notebook page's
+// hash (made asynchronously: the hash is compressed; until then the link opens the notebook as it was left).
+function notebookLink(step, settings) {
+  const link = h('a', { class: 'notebook-link', href: './notebook', 'data-notebook-step': step.id },
+    'Run this code yourself in the Python notebook →');
+  notebookHash(cellsForStep(step.id, settings), settings.profile).then((hash) => {
+    link.href = `./notebook${hash}`;
+    link.dataset.ready = 'true';
+  });
+  return h('p', { class: 'notebook-link-wrap' }, link);
+}
 
 /**
  * @param {object} step  a step of web/steps (see the format in web/steps/index.js)
@@ -42,6 +56,7 @@ export function renderStep(step, view) {
   if (prose.length) append(article, h('div', { class: 'prose' }, ...prose.map((p) => h('p', {}, ...inlineCode(p)))));
   append(article, renderFormula(step.formula, view.katex));
   append(article, renderCode(step.code, step.highlight));
+  append(article, notebookLink(step, settings));
   if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
 
   const shown = (step.show ?? []).map((name) => results[name] ?? { missing: name });

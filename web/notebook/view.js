@@ -1,0 +1,294 @@
+// The notebook page: code cells (CodeMirror 6 with Python) run by loadNotebook (Python in a worker, every
+// tensor op computed by the core), outputs shown as Jupyter shows them, the notebook kept in the URL.
+import { basicSetup } from 'codemirror';
+import { EditorView, Decoration, keymap } from '@codemirror/view';
+import { EditorState, Prec, StateEffect, StateField } from '@codemirror/state';
+import { python } from '@codemirror/lang-python';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
+
+import { loadNotebook } from '../../notebook/index.js';
+import { notebookHash, readNotebookHash } from './share.js';
+
+const STORAGE_KEY = 'attention-lab.notebook';
+const STARTER = [
+  'import torch\n\ninputs = torch.tensor([\n    [0.43, 0.15, 0.89],  # Your\n    [0.55, 0.87, 0.66],  # journey\n' +
+    '    [0.57, 0.85, 0.64],  # starts\n    [0.22, 0.58, 0.33],  # with\n    [0.77, 0.25, 0.10],  # one\n' +
+    '    [0.05, 0.80, 0.55],  # step\n])\ninputs.shape',
+  'attn_scores = inputs @ inputs.T\nattn_weights = torch.softmax(attn_scores, dim=-1)\n' +
+    'print(attn_weights)\nfor i, w in enumerate(attn_weights[1]):\n    print(f"journey -> word {i}: {w:.4f}")',
+];
+
+const $ = (id) => document.getElementById(id);
+const els = {
+  cells: $('cells'), runAll: $('run-all'), stop: $('stop'), restart: $('restart'), profile: $('profile'),
+  addCell: $('add-cell'), copyLink: $('copy-link'), status: $('status'), loading: $('loading'),
+  progress: $('progress'), progressText: $('progress-text'),
+};
+
+let notebook = null; // the loaded Notebook, once Python is ready
+let ready = null; // resolves to it
+let running = 0; // cells queued or running
+let counter = 0; // Jupyter's execution count
+const cells = []; // { root, view, output, count }
+
+// The page's token colours (styles.css), which keep their contrast in light and dark.
+const highlight = HighlightStyle.define([
+  { tag: tags.keyword, color: 'var(--tok-keyword)' },
+  { tag: [tags.string, tags.special(tags.string)], color: 'var(--tok-string)' },
+  { tag: [tags.number, tags.bool, tags.null], color: 'var(--tok-number)' },
+  { tag: tags.comment, color: 'var(--tok-comment)', fontStyle: 'italic' },
+  { tag: [tags.definition(tags.variableName), tags.function(tags.definition(tags.variableName)), tags.className],
+    color: 'var(--accent)' },
+]);
+
+// ------------------------------------------------------------ the failing line, marked in its editor
+const setErrorLine = StateEffect.define();
+const errorLine = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    for (const e of tr.effects) {
+      if (!e.is(setErrorLine)) continue;
+      if (e.value === null || e.value > tr.state.doc.lines) return Decoration.none;
+      const line = tr.state.doc.line(e.value);
+      return Decoration.set([Decoration.line({ class: 'cm-error-line' }).range(line.from)]);
+    }
+    return tr.docChanged ? Decoration.none : deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+// ------------------------------------------------------------ cells
+function makeCell(code, at = cells.length) {
+  const cell = { root: document.createElement('section'), output: document.createElement('div'), count: null };
+  cell.root.className = 'nb-cell';
+  const gutter = document.createElement('div');
+  gutter.className = 'nb-count';
+  gutter.setAttribute('aria-hidden', 'true');
+  cell.countEl = gutter;
+  const tools = document.createElement('div');
+  tools.className = 'nb-cell-tools';
+  const tool = (text, title, action) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'button quiet small';
+    b.textContent = text;
+    b.setAttribute('aria-label', title);
+    b.title = title;
+    b.addEventListener('click', () => action(cell));
+    tools.append(b);
+    return b;
+  };
+  cell.runButton = tool('▶ Run', 'Run this cell', (c) => runCell(c));
+  tool('↑', 'Move this cell up', (c) => moveCell(c, -1));
+  tool('↓', 'Move this cell down', (c) => moveCell(c, +1));
+  tool('✕', 'Delete this cell', deleteCell);
+  const editorHost = document.createElement('div');
+  editorHost.className = 'nb-editor';
+  cell.output.className = 'nb-output';
+  cell.output.setAttribute('aria-live', 'polite');
+  cell.output.hidden = true;
+  const body = document.createElement('div');
+  body.className = 'nb-body';
+  body.append(editorHost, cell.output);
+  cell.root.append(gutter, body, tools);
+
+  cell.view = new EditorView({
+    parent: editorHost,
+    state: EditorState.create({
+      doc: code,
+      extensions: [
+        Prec.highest(keymap.of([
+          { key: 'Shift-Enter', run: () => (runCell(cell, { advance: true }), true) },
+          { key: 'Mod-Enter', run: () => (runCell(cell), true) },
+        ])),
+        basicSetup,
+        python(),
+        syntaxHighlighting(highlight),
+        EditorView.lineWrapping,
+        errorLine,
+        EditorView.updateListener.of((u) => { if (u.docChanged) saveSoon(); }),
+        EditorView.contentAttributes.of({ 'aria-label': 'Python code' }),
+      ],
+    }),
+  });
+  cells.splice(at, 0, cell);
+  els.cells.insertBefore(cell.root, cells[at + 1]?.root ?? null);
+  relabel();
+  return cell;
+}
+
+function relabel() {
+  cells.forEach((c, i) => {
+    c.root.setAttribute('aria-label', `Cell ${i + 1}, Python`);
+    c.root.dataset.cell = String(i + 1);
+  });
+}
+
+function moveCell(cell, delta) {
+  const i = cells.indexOf(cell), j = i + delta;
+  if (j < 0 || j >= cells.length) return;
+  cells.splice(i, 1);
+  cells.splice(j, 0, cell);
+  els.cells.insertBefore(cell.root, delta < 0 ? cells[j + 1].root : cells[j].root.nextSibling);
+  relabel();
+  saveSoon();
+  cell.view.focus();
+}
+
+function deleteCell(cell) {
+  const i = cells.indexOf(cell);
+  cells.splice(i, 1);
+  cell.view.destroy();
+  cell.root.remove();
+  if (cells.length === 0) makeCell('');
+  relabel();
+  saveSoon();
+  cells[Math.min(i, cells.length - 1)].view.focus();
+}
+
+// ------------------------------------------------------------ running
+function showOutput(cell, { output, error }) {
+  cell.output.replaceChildren();
+  if (output) {
+    const pre = document.createElement('pre');
+    pre.className = 'nb-stdout';
+    pre.textContent = output.replace(/\n$/, '');
+    cell.output.append(pre);
+  }
+  if (error) {
+    const pre = document.createElement('pre');
+    pre.className = 'nb-error';
+    pre.setAttribute('role', 'alert');
+    pre.textContent = error.traceback;
+    cell.output.append(pre);
+  }
+  cell.output.hidden = cell.output.childElementCount === 0;
+  // A long tensor scrolls inside its box: reachable by keyboard too.
+  if (cell.output.hidden) cell.output.removeAttribute('tabindex');
+  else cell.output.setAttribute('tabindex', '0');
+  cell.view.dispatch({ effects: setErrorLine.of(error?.line ?? null) });
+}
+
+function setBusy(delta) {
+  running += delta;
+  els.stop.disabled = running === 0;
+  document.documentElement.dataset.running = String(running > 0);
+}
+
+async function runCell(cell, { advance = false } = {}) {
+  if (advance) {
+    const i = cells.indexOf(cell);
+    (cells[i + 1] ?? makeCell('')).view.focus();
+  }
+  const code = cell.view.state.doc.toString();
+  cell.countEl.textContent = '[*]';
+  cell.root.classList.add('is-running');
+  setBusy(+1);
+  try {
+    const nb = await ready;
+    const result = await nb.run(code);
+    cell.countEl.textContent = `[${++counter}]`;
+    showOutput(cell, result);
+    return result;
+  } catch (error) {
+    showOutput(cell, { output: '', error: { traceback: String(error.message ?? error), line: null } });
+    return { output: '', error };
+  } finally {
+    cell.root.classList.remove('is-running');
+    setBusy(-1);
+  }
+}
+
+async function runAll() {
+  for (const cell of [...cells]) {
+    const { error } = await runCell(cell);
+    if (error) break; // as Jupyter's "run all" stops at an error
+  }
+}
+
+// ------------------------------------------------------------ the notebook in the URL and in local storage
+let saveTimer = 0;
+function saveSoon() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(save, 300);
+}
+async function save() {
+  const sources = cells.map((c) => c.view.state.doc.toString());
+  const hash = await notebookHash(sources, els.profile.value);
+  history.replaceState(null, '', hash);
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ cells: sources, profile: els.profile.value }));
+  } catch {
+    // storage full or blocked: the URL still holds the notebook
+  }
+}
+
+async function initialNotebook() {
+  const fromLink = await readNotebookHash(location.hash);
+  if (fromLink) return fromLink;
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
+    if (stored && Array.isArray(stored.cells)) return { cells: stored.cells.map(String), profile: stored.profile === 'mkl' ? 'mkl' : 'default' };
+  } catch {
+    // a damaged entry: start afresh
+  }
+  return { cells: STARTER, profile: 'default' };
+}
+
+// ------------------------------------------------------------ start
+function status(text) { els.status.textContent = text; }
+
+async function start() {
+  const initial = await initialNotebook();
+  els.profile.value = initial.profile;
+  for (const code of initial.cells) makeCell(code);
+  els.cells.removeAttribute('aria-busy');
+  document.documentElement.dataset.ready = 'editor';
+
+  ready = loadNotebook({
+    profile: initial.profile,
+    onProgress: (message, fraction) => {
+      els.progress.value = fraction;
+      els.progressText.textContent = message;
+    },
+  });
+  notebook = await ready;
+  els.loading.hidden = true;
+  for (const b of [els.runAll, els.restart]) b.disabled = false;
+  status(`Python ready (${notebook.backend}). ${notebook.interruptible ? '' : 'Stop restarts Python on this host.'}`);
+  document.documentElement.dataset.ready = 'python';
+}
+
+els.runAll.addEventListener('click', runAll);
+els.addCell.addEventListener('click', () => makeCell('').view.focus());
+els.stop.addEventListener('click', async () => {
+  status('Stopping…');
+  await notebook?.stop();
+  status(notebook?.interruptible ? 'Stopped.' : 'Stopped: Python restarted, so run the cells again.');
+});
+els.restart.addEventListener('click', async () => {
+  await notebook.restart();
+  counter = 0;
+  for (const c of cells) {
+    c.countEl.textContent = '';
+    showOutput(c, { output: '', error: null });
+  }
+  status('Restarted: the namespace is empty.');
+});
+els.profile.addEventListener('change', async () => {
+  await (await ready).setProfile(els.profile.value);
+  status(`Dropout masks now follow the ${els.profile.value === 'mkl' ? 'Intel MKL' : 'default'} build.`);
+  saveSoon();
+});
+els.copyLink.addEventListener('click', async () => {
+  await save();
+  try {
+    await navigator.clipboard.writeText(location.href);
+    status('Link copied: it holds every cell.');
+  } catch {
+    status('Copy the address bar: it holds every cell.');
+  }
+});
+
+start().catch((error) => window.bootFailed?.(`Python could not start: ${error.message}`));
