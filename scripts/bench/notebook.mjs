@@ -1,6 +1,8 @@
 // The notebook's timings (part of `npm run bench`; alone: `node scripts/bench/notebook.mjs [--rounds N]`):
 //   first output  loadNotebook() until the first cell's output, in a fresh Node process each round (cold:
 //                 Pyodide and the core compiled anew; the files come from the local disk);
+//   page          the same in Chromium: the notebook page opened (cold cache, served locally by
+//                 scripts/serve.mjs) with one cell that is run at once, until its output shows; median of rounds;
 //   chapter       the chapter's notebook (the transcription, when it is on this machine) run cell by cell
 //                 after a restart, once Python has loaded; median over rounds in one process.
 // Prints one JSON object on stdout.
@@ -9,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 import { loadNotebook } from '../../notebook/index.js';
 import { readChapterNotebook, transcriptionPath } from '../../tests/notebook/transcription.mjs';
+
+import { startServer } from '../serve.mjs';
+import { notebookHash } from '../../web/notebook/share.js';
 
 const FIRST_CELL = 'import torch\ntorch.manual_seed(123)\nprint(torch.rand(2, 3))';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -24,6 +29,37 @@ export async function firstOutputMs() {
   return ms;
 }
 
+/** Chromium, cold: navigation -> the first cell's output on the page; one fresh context per round. */
+export async function pageFirstOutputMs(rounds = 3) {
+  let chromium;
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch {
+    return null;
+  }
+  const server = await startServer(0);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const url = `http://localhost:${server.address().port}/notebook${await notebookHash([FIRST_CELL])}`;
+  const times = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const t0 = Date.now();
+      await page.goto(url);
+      await page.locator('.nb-cell-tools button').first().click(); // queued until Python is ready
+      await page.locator('.nb-stdout').first().waitFor({ timeout: 60_000 });
+      times.push(Date.now() - t0);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await new Promise((done) => server.close(done));
+  }
+  return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
+}
+
 export async function notebookTimes(rounds = 5) {
   const self = fileURLToPath(import.meta.url);
   const first = [];
@@ -32,7 +68,8 @@ export async function notebookTimes(rounds = 5) {
     if (run.status !== 0) throw new Error(run.stderr);
     first.push(Number(run.stdout.trim()));
   }
-  const result = { firstOutputMs: { median: median(first), min: Math.min(...first), max: Math.max(...first) } };
+  const result = { firstOutputMs: { median: median(first), min: Math.min(...first), max: Math.max(...first) },
+    pageFirstOutputMs: await pageFirstOutputMs(Math.min(rounds, 3)) };
   if (transcriptionPath) {
     const cells = readChapterNotebook();
     const nb = await loadNotebook();

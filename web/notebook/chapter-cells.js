@@ -117,16 +117,17 @@ export function chapterCells(s) {
     {
       steps: ['ex31-weights', 'ex31-transfer'],
       code: [
-        `torch.manual_seed(${s.seedV2})`,
-        `attention_v2 = SelfAttention_v2(d_in, d_out, qkv_bias=${bias})`,
+        "# The book's printout of this exercise ran after an earlier run of the same cell: replay that history",
+        '# (v1, then v2 and v1 once) so that the weights are the printed ones.',
+        `torch.manual_seed(${s.seed})`,
+        'SelfAttention_v1(d_in, d_out); SelfAttention_v2(d_in, d_out, qkv_bias=True); SelfAttention_v1(d_in, d_out)',
+        'attention_v2 = SelfAttention_v2(d_in, d_out, qkv_bias=True)',
         'attention_v1 = SelfAttention_v1(d_in, d_out)',
         'attention_v1.W_query.data = attention_v2.W_query.weight.T.detach().clone()',
         'attention_v1.W_key.data = attention_v2.W_key.weight.T.detach().clone()',
         'attention_v1.W_value.data = attention_v2.W_value.weight.T.detach().clone()',
-        ...(s.qkv_bias
-          ? ['for layer in (attention_v2.W_query, attention_v2.W_key, attention_v2.W_value):',
-            '    layer.bias.data.zero_()  # v1 has no bias']
-          : []),
+        'for layer in (attention_v2.W_query, attention_v2.W_key, attention_v2.W_value):',
+        '    layer.bias.data.zero_()  # v1 has no bias',
         'print(attention_v2(inputs))',
         'print(attention_v1(inputs))',
         'print(torch.allclose(attention_v1(inputs), attention_v2(inputs), atol=1e-6))',

@@ -1,12 +1,5 @@
 // The notebook page: code cells (CodeMirror 6 with Python) run by loadNotebook (Python in a worker, every
 // tensor op computed by the core), outputs shown as Jupyter shows them, the notebook kept in the URL.
-import { basicSetup } from 'codemirror';
-import { EditorView, Decoration, keymap } from '@codemirror/view';
-import { EditorState, Prec, StateEffect, StateField } from '@codemirror/state';
-import { python } from '@codemirror/lang-python';
-import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { tags } from '@lezer/highlight';
-
 import { loadNotebook } from '../../notebook/index.js';
 import { notebookHash, readNotebookHash } from './share.js';
 
@@ -32,31 +25,7 @@ let running = 0; // cells queued or running
 let counter = 0; // Jupyter's execution count
 const cells = []; // { root, view, output, count }
 
-// The page's token colours (styles.css), which keep their contrast in light and dark.
-const highlight = HighlightStyle.define([
-  { tag: tags.keyword, color: 'var(--tok-keyword)' },
-  { tag: [tags.string, tags.special(tags.string)], color: 'var(--tok-string)' },
-  { tag: [tags.number, tags.bool, tags.null], color: 'var(--tok-number)' },
-  { tag: tags.comment, color: 'var(--tok-comment)', fontStyle: 'italic' },
-  { tag: [tags.definition(tags.variableName), tags.function(tags.definition(tags.variableName)), tags.className],
-    color: 'var(--accent)' },
-]);
-
-// ------------------------------------------------------------ the failing line, marked in its editor
-const setErrorLine = StateEffect.define();
-const errorLine = StateField.define({
-  create: () => Decoration.none,
-  update(deco, tr) {
-    for (const e of tr.effects) {
-      if (!e.is(setErrorLine)) continue;
-      if (e.value === null || e.value > tr.state.doc.lines) return Decoration.none;
-      const line = tr.state.doc.line(e.value);
-      return Decoration.set([Decoration.line({ class: 'cm-error-line' }).range(line.from)]);
-    }
-    return tr.docChanged ? Decoration.none : deco;
-  },
-  provide: (f) => EditorView.decorations.from(f),
-});
+let editor = null; // ./editor.js, imported once Python has started loading
 
 // ------------------------------------------------------------ cells
 function makeCell(code, at = cells.length) {
@@ -93,24 +62,10 @@ function makeCell(code, at = cells.length) {
   body.append(editorHost, cell.output);
   cell.root.append(gutter, body, tools);
 
-  cell.view = new EditorView({
-    parent: editorHost,
-    state: EditorState.create({
-      doc: code,
-      extensions: [
-        Prec.highest(keymap.of([
-          { key: 'Shift-Enter', run: () => (runCell(cell, { advance: true }), true) },
-          { key: 'Mod-Enter', run: () => (runCell(cell), true) },
-        ])),
-        basicSetup,
-        python(),
-        syntaxHighlighting(highlight),
-        EditorView.lineWrapping,
-        errorLine,
-        EditorView.updateListener.of((u) => { if (u.docChanged) saveSoon(); }),
-        EditorView.contentAttributes.of({ 'aria-label': 'Python code' }),
-      ],
-    }),
+  cell.view = editor.createEditor(editorHost, code, {
+    run: () => runCell(cell),
+    runAndAdvance: () => runCell(cell, { advance: true }),
+    changed: saveSoon,
   });
   cells.splice(at, 0, cell);
   els.cells.insertBefore(cell.root, cells[at + 1]?.root ?? null);
@@ -167,7 +122,7 @@ function showOutput(cell, { output, error }) {
   // A long tensor scrolls inside its box: reachable by keyboard too.
   if (cell.output.hidden) cell.output.removeAttribute('tabindex');
   else cell.output.setAttribute('tabindex', '0');
-  cell.view.dispatch({ effects: setErrorLine.of(error?.line ?? null) });
+  editor.markErrorLine(cell.view, error?.line ?? null);
 }
 
 function setBusy(delta) {
@@ -242,10 +197,7 @@ function status(text) { els.status.textContent = text; }
 async function start() {
   const initial = await initialNotebook();
   els.profile.value = initial.profile;
-  for (const code of initial.cells) makeCell(code);
-  els.cells.removeAttribute('aria-busy');
-  document.documentElement.dataset.ready = 'editor';
-
+  // Python first: its download is the long one; the editor loads meanwhile.
   ready = loadNotebook({
     profile: initial.profile,
     onProgress: (message, fraction) => {
@@ -253,6 +205,10 @@ async function start() {
       els.progressText.textContent = message;
     },
   });
+  editor = await import('./editor.js');
+  for (const code of initial.cells) makeCell(code);
+  els.cells.removeAttribute('aria-busy');
+  document.documentElement.dataset.ready = 'editor';
   notebook = await ready;
   els.loading.hidden = true;
   for (const b of [els.runAll, els.restart]) b.disabled = false;

@@ -1,0 +1,62 @@
+// The notebook's code editor: CodeMirror 6 with Python, the page's token colours, Shift+Enter / Ctrl+Enter,
+// and the line of a cell's error marked.
+import { basicSetup } from 'codemirror';
+import { EditorView, Decoration, keymap } from '@codemirror/view';
+import { EditorState, Prec, StateEffect, StateField } from '@codemirror/state';
+import { python } from '@codemirror/lang-python';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
+
+// The page's token colours (styles.css), which keep their contrast in light and dark.
+const highlight = HighlightStyle.define([
+  { tag: tags.keyword, color: 'var(--tok-keyword)' },
+  { tag: [tags.string, tags.special(tags.string)], color: 'var(--tok-string)' },
+  { tag: [tags.number, tags.bool, tags.null], color: 'var(--tok-number)' },
+  { tag: tags.comment, color: 'var(--tok-comment)', fontStyle: 'italic' },
+  { tag: [tags.definition(tags.variableName), tags.function(tags.definition(tags.variableName)), tags.className],
+    color: 'var(--accent)' },
+]);
+
+// ------------------------------------------------------------ the failing line, marked in its editor
+const setErrorLine = StateEffect.define();
+const errorLine = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    for (const e of tr.effects) {
+      if (!e.is(setErrorLine)) continue;
+      if (e.value === null || e.value > tr.state.doc.lines) return Decoration.none;
+      const line = tr.state.doc.line(e.value);
+      return Decoration.set([Decoration.line({ class: 'cm-error-line' }).range(line.from)]);
+    }
+    return tr.docChanged ? Decoration.none : deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+/** An editor in `parent` holding `code`; run / runAndAdvance on Ctrl+Enter / Shift+Enter, changed on edits. */
+export function createEditor(parent, code, { run, runAndAdvance, changed }) {
+  return new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: code,
+      extensions: [
+        Prec.highest(keymap.of([
+          { key: 'Shift-Enter', run: () => (runAndAdvance(), true) },
+          { key: 'Mod-Enter', run: () => (run(), true) },
+        ])),
+        basicSetup,
+        python(),
+        syntaxHighlighting(highlight),
+        EditorView.lineWrapping,
+        errorLine,
+        EditorView.updateListener.of((u) => { if (u.docChanged) changed(); }),
+        EditorView.contentAttributes.of({ 'aria-label': 'Python code' }),
+      ],
+    }),
+  });
+}
+
+/** Marks 1-based `line` of the editor as the one that failed (null: none). */
+export function markErrorLine(view, line) {
+  view.dispatch({ effects: setErrorLine.of(line) });
+}
