@@ -2,6 +2,19 @@
 // (words, embeddings, seeds, d_out, heads, dropout p, qkv_bias), so a learner can open any step's code in
 // the notebook and get the numbers the step shows. Plain data: `steps` lists the step ids a cell computes.
 
+import selfAttentionV1 from '../steps/s342-self-attention-v1.js';
+import selfAttentionV2 from '../steps/s342-self-attention-v2.js';
+import causalAttention from '../steps/s353-causal-attention.js';
+import wrapper from '../steps/s361-wrapper.js';
+
+// A step's class definition: its code up to the seed that precedes the instance (the walk-through's own lines).
+function classLines(step) {
+  const end = step.code.findIndex((line) => line.startsWith('torch.manual_seed'));
+  const lines = step.code.slice(0, end);
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
 const fmt = (v) => {
   const s = String(v);
   return /[.e]/.test(s) || !Number.isFinite(v) ? s : `${s}.0`;
@@ -82,29 +95,9 @@ export function chapterCells(s) {
     {
       steps: ['self-attention-v1', 'self-attention-v2'],
       code: [
-        'class SelfAttention_v1(nn.Module):',
-        '    def __init__(self, d_in, d_out):',
-        '        super().__init__()',
-        '        self.W_query = nn.Parameter(torch.rand(d_in, d_out))',
-        '        self.W_key = nn.Parameter(torch.rand(d_in, d_out))',
-        '        self.W_value = nn.Parameter(torch.rand(d_in, d_out))',
+        ...classLines(selfAttentionV1),
         '',
-        '    def forward(self, x):',
-        '        keys, queries, values = x @ self.W_key, x @ self.W_query, x @ self.W_value',
-        '        attn_weights = torch.softmax(queries @ keys.T / keys.shape[-1]**0.5, dim=-1)',
-        '        return attn_weights @ values',
-        '',
-        'class SelfAttention_v2(nn.Module):',
-        '    def __init__(self, d_in, d_out, qkv_bias=False):',
-        '        super().__init__()',
-        '        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)',
-        '        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)',
-        '        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)',
-        '',
-        '    def forward(self, x):',
-        '        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)',
-        '        attn_weights = torch.softmax(queries @ keys.T / keys.shape[-1]**0.5, dim=-1)',
-        '        return attn_weights @ values',
+        ...classLines(selfAttentionV2),
         '',
         `torch.manual_seed(${s.seed})`,
         'sa_v1 = SelfAttention_v1(d_in, d_out)',
@@ -166,22 +159,7 @@ export function chapterCells(s) {
     {
       steps: ['batch', 'causal-attention'],
       code: [
-        'class CausalAttention(nn.Module):',
-        '    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):',
-        '        super().__init__()',
-        '        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)',
-        '        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)',
-        '        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)',
-        '        self.dropout = nn.Dropout(dropout)',
-        '        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))',
-        '',
-        '    def forward(self, x):',
-        '        b, num_tokens, d_in = x.shape',
-        '        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)',
-        '        attn_scores = queries @ keys.transpose(1, 2)',
-        '        attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)',
-        '        attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)',
-        '        return self.dropout(attn_weights) @ values',
+        ...classLines(causalAttention),
         '',
         'batch = torch.stack((inputs, inputs), dim=0)',
         'print(batch.shape)',
@@ -193,14 +171,7 @@ export function chapterCells(s) {
     {
       steps: ['wrapper', 'ex32-d-out-1'],
       code: [
-        'class MultiHeadAttentionWrapper(nn.Module):',
-        '    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):',
-        '        super().__init__()',
-        '        self.heads = nn.ModuleList(',
-        '            [CausalAttention(d_in, d_out, context_length, dropout, qkv_bias) for _ in range(num_heads)])',
-        '',
-        '    def forward(self, x):',
-        '        return torch.cat([head(x) for head in self.heads], dim=-1)',
+        ...classLines(wrapper),
         '',
         `torch.manual_seed(${s.seed})`,
         `wrapper = MultiHeadAttentionWrapper(d_in, d_out, batch.shape[1], 0.0, num_heads=${s.heads}, qkv_bias=${bias})`,
