@@ -304,6 +304,11 @@ def is_grad_enabled():
     return _GradMode.enabled
 
 
+def __getattr__(name):
+    raise AttributeError(f"module 'torch' has no attribute '{name}': this notebook's torch has the part of PyTorch "
+                         "that chapter 3 uses")
+
+
 from . import nn  # noqa: E402  (nn uses the names above)
 
 __all__ = ["Tensor", "Size", "dtype", "float32", "bool", "inf", "nan", "manual_seed", "tensor", "rand", "randn",
