@@ -157,6 +157,15 @@ describe('a notebook survives', () => {
     assert.deepEqual(await nb.run('(x @ x.T).shape'), { output: 'torch.Size([2, 2])\n', error: null });
   });
 
+  test("a float mask in masked_fill is refused with PyTorch's message, not filled where nonzero", async () => {
+    // PyTorch's official builds raise this (ATen's masked_fill_ check); Debian's 1.13 fills nothing instead, so
+    // this one is not in the learners' fixtures.
+    const { error } = await nb.run('m = torch.triu(torch.ones(2, 2), diagonal=1)\nx.masked_fill(m, 0.0)');
+    assert.equal(error.type, 'RuntimeError');
+    assert.equal(error.message, 'masked_fill_ only supports boolean masks, but got mask with dtype float');
+    assert.equal(error.line, 2);
+  });
+
   test('Stop ends a runaway loop with a KeyboardInterrupt and keeps the namespace', async () => {
     assert.equal(nb.interruptible, true); // Node always has SharedArrayBuffer
     await nb.run('n = 0');

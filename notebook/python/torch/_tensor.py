@@ -474,6 +474,10 @@ def to_js_list(values):
 def _mask(mask, op):
     if not isinstance(mask, Tensor):
         raise TypeError(f"{op}(): argument 'mask' must be Tensor, not {type(mask).__name__}")
+    # A float mask (torch.triu(torch.ones(...)) without .bool()) is refused by PyTorch's official builds with
+    # this message; never filled as "nonzero" (Debian's 1.13 build silently fills nothing).
+    if mask.dtype is not bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype float")
     return mask._t
 
 
