@@ -50,8 +50,9 @@ export interface Notebook extends AsyncDisposable {
   readonly backend: string;
   /** True when stop() keeps the namespace (KeyboardInterrupt); false when it must restart Python. */
   readonly interruptible: boolean;
-  /** Runs a cell in the notebook's one namespace; cells run one after another, in the order given. */
-  run(code: string): Promise<CellResult>;
+  /** Runs a cell in the notebook's one namespace; cells run one after another, in the order given.
+   * onOutput receives what the cell prints while it runs, in pieces (the result's output holds all of it). */
+  run(code: string, options?: { onOutput?: (text: string) => void }): Promise<CellResult>;
   /** Dropout masks of the cells that follow come from this build's generator path. */
   setProfile(profile: NotebookProfile): Promise<void>;
   /** An empty namespace, like restarting a Jupyter kernel. */

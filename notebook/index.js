@@ -71,6 +71,7 @@ class Notebook {
       else if (m.type === 'ready') this.#settle(0, m);
       else if (m.type === 'failed') this.#fail(new NotebookError(`loadNotebook: ${m.message}`));
       else if (m.type === 'result') this.#settle(m.id, m);
+      else if (m.type === 'stream') this.#calls.get(m.id)?.onOutput?.(m.text);
     };
     this.#worker = await spawnWorker(new URL('./worker.js', import.meta.url), onMessage,
       (message) => this.#fail(new NotebookError(`notebook: ${message}`)));
@@ -93,10 +94,10 @@ class Notebook {
     this.#calls.clear();
     for (const call of calls) call.reject(error);
   }
-  #send(message) {
+  #send(message, onOutput) {
     if (this.#closed) return Promise.reject(new NotebookError('notebook: it was closed'));
     const id = this.#nextId++;
-    const done = new Promise((resolve, reject) => this.#calls.set(id, { resolve, reject, kind: message.type }));
+    const done = new Promise((resolve, reject) => this.#calls.set(id, { resolve, reject, kind: message.type, onOutput }));
     this.#worker.busy(true);
     this.#worker.post({ ...message, id });
     return done;
@@ -105,11 +106,15 @@ class Notebook {
   /**
    * Runs one cell in the notebook's namespace. Resolves to { output, error }: output is the text shown under
    * the cell (what it printed, then the repr of a last bare expression unless None); error is null or
-   * { type, message, line, traceback } for the learner's Python error (line: of this cell).
+   * { type, message, line, traceback } for the learner's Python error (line: of this cell). onOutput(text), if
+   * given, receives what the cell prints while it runs (in pieces, at most every 50 ms).
    */
-  async run(code) {
+  async run(code, { onOutput } = {}) {
     if (typeof code !== 'string') throw new NotebookError(`run: code must be a string, got ${typeof code}`);
-    const { output, error } = await this.#send({ type: 'run', code });
+    if (onOutput !== undefined && typeof onOutput !== 'function') {
+      throw new NotebookError('run: onOutput must be a function');
+    }
+    const { output, error } = await this.#send({ type: 'run', code, stream: Boolean(onOutput) }, onOutput);
     return { output, error };
   }
 

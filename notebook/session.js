@@ -65,10 +65,11 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     backend: api.backend,
     get profile() { return api.getRngProfile(); },
     setProfile(name) { api.setRngProfile(name); },
-    /** Runs one cell: { output, error } with error null or { type, message, line, traceback }. */
-    run(code) {
+    /** Runs one cell: { output, error } with error null or { type, message, line, traceback }; `stream(text)`,
+     * if given, is called with what the cell prints as it prints it. */
+    run(code, stream) {
       if (interruptBuffer) interruptBuffer[0] = 0;
-      const result = notebook.run(code);
+      const result = stream ? notebook.run(code, stream) : notebook.run(code);
       const [output, error] = result.toJs({ dict_converter: Object.fromEntries });
       result.destroy();
       return { output, error: error ? { ...error, line: error.line ?? null } : null };

@@ -27,9 +27,27 @@ async function handle(message) {
       }
       break;
     case 'run': {
+      // What the cell prints goes out line by line as it comes (Python holds this thread, so no timer could send it later);
+      // past 100 messages in a second the rest waits for the next print or the end, so a print-heavy loop does
+      // not flood the page.
+      let pending = '', windowStart = performance.now(), posts = 0;
+      const flush = () => {
+        if (pending) port.post({ type: 'stream', id: message.id, text: pending });
+        pending = '';
+      };
+      const stream = message.stream ? (text) => {
+        pending += text;
+        const now = performance.now();
+        if (now - windowStart > 1000) [windowStart, posts] = [now, 0];
+        if (posts < 100 && (text.includes('\n') || pending.length > 4096)) { // whole lines, as print writes them
+          posts++;
+          flush();
+        }
+      } : undefined;
       let result;
       try {
-        result = session.run(message.code);
+        result = session.run(message.code, stream);
+        flush();
       } catch (error) { // not the learner's error (those are in result.error): the session itself failed
         result = { output: '', error: { type: 'InternalError', message: String(error?.message ?? error), line: null,
           traceback: `InternalError: ${error?.message ?? error}` } };

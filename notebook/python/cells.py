@@ -16,15 +16,16 @@ class Notebook:
         self.namespace = {"__name__": "__main__", "__builtins__": __builtins__}
         self.count = 0
 
-    def run(self, source):
-        """Runs one cell: returns (output, error), error None or a dict: type, message, line, traceback."""
+    def run(self, source, stream=None):
+        """Runs one cell: returns (output, error), error None or a dict: type, message, line, traceback.
+        `stream`, if given, is also called with each piece of text as the cell prints it."""
         self.count += 1
         filename = f"<cell {self.count}>"
         # The traceback module reads a cell's lines from here, also for functions it defined.
         lines = source.splitlines(keepends=True)
         linecache.cache[filename] = (len(source), None, lines, filename)
 
-        out = io.StringIO()
+        out = _Output(stream)
         stdout, stderr = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = out
         error = None
@@ -48,6 +49,19 @@ class Notebook:
         finally:
             sys.stdout, sys.stderr = stdout, stderr
         return out.getvalue(), error
+
+
+class _Output(io.StringIO):
+    """What a cell prints: kept, and passed on as it comes when someone follows it."""
+
+    def __init__(self, stream):
+        super().__init__()
+        self._stream = stream
+
+    def write(self, text):
+        if self._stream is not None and text:
+            self._stream(text)
+        return super().write(text)
 
 
 def describe(error, filename):

@@ -94,10 +94,12 @@ test('typing a cell and Shift+Enter shows its output; an error shows a traceback
 
 test('Stop ends a runaway loop; the page answers meanwhile and the namespace is kept', async () => {
   const page = await newPage(env.browser);
-  await openNotebook(page, await hashFor(page, ['n = 0\nwhile True:\n    n += 1', 'print(n > 0)']));
+  await openNotebook(page, await hashFor(page, ['n = 0\nprint("started")\nwhile True:\n    n += 1', 'print(n > 0)']));
   assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   await page.locator('.nb-cell').first().locator('.nb-count + .nb-body ~ .nb-cell-tools button').first().click();
   await page.waitForFunction(() => !document.getElementById('stop').disabled);
+  // What it printed before the loop shows while the loop runs.
+  await page.locator('.nb-cell').first().locator('.nb-stdout', { hasText: 'started' }).waitFor();
   // The page stays responsive while Python loops in its worker.
   const t0 = Date.now();
   await page.click('#add-cell');

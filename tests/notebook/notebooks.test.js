@@ -179,6 +179,19 @@ describe('a notebook survives', () => {
     assert.deepEqual(after, { output: 'True\n', error: null });
   });
 
+  test('what a cell prints arrives while it runs, line by line', async () => {
+    const seen = [];
+    const running = nb.run('for i in range(3):\n    print("line", i)\nwhile True:\n    pass',
+      { onOutput: (text) => seen.push(text) });
+    while (seen.length < 3) await new Promise((r) => setTimeout(r, 20)); // the loop is still running
+    assert.deepEqual(seen, ['line 0\n', 'line 1\n', 'line 2\n']);
+    await nb.stop();
+    const { output, error } = await running;
+    assert.equal(output, 'line 0\nline 1\nline 2\n');
+    assert.equal(error.type, 'KeyboardInterrupt');
+    await assert.rejects(nb.run('1', { onOutput: 'no' }), NotebookError);
+  });
+
   test('Restart empties the namespace', async () => {
     await nb.run('kept = 1');
     await nb.restart();

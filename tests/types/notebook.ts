@@ -11,7 +11,8 @@ export async function chapterCell(): Promise<string> {
   };
   const nb: Notebook = await loadNotebook(options);
   const profile: NotebookProfile = nb.profile;
-  const result: CellResult = await nb.run('import torch\ntorch.manual_seed(123)\ntorch.rand(2)');
+  const result: CellResult = await nb.run('import torch\ntorch.manual_seed(123)\ntorch.rand(2)',
+    { onOutput: (text: string) => console.log(text) });
   const error: CellError | null = result.error;
   const line: number | null = error ? error.line : null;
   await nb.setProfile('default');

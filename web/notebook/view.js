@@ -142,7 +142,18 @@ async function runCell(cell, { advance = false } = {}) {
   setBusy(+1);
   try {
     const nb = await ready;
-    const result = await nb.run(code);
+    // What the cell prints shows as it prints it (a long loop, a runaway one), then the whole result.
+    let live = null;
+    const onOutput = (text) => {
+      if (!live) {
+        live = document.createElement('pre');
+        live.className = 'nb-stdout';
+        cell.output.replaceChildren(live);
+        cell.output.hidden = false;
+      }
+      live.textContent += text;
+    };
+    const result = await nb.run(code, { onOutput });
     cell.countEl.textContent = `[${++counter}]`;
     showOutput(cell, result);
     return result;
