@@ -116,6 +116,33 @@ test('Stop ends a runaway loop; the page answers meanwhile and the namespace is 
   await closePage(page);
 });
 
+test('on a host without cross-origin isolation, Stop restarts Python and says so', async () => {
+  const page = await newPage(env.browser);
+  // A plain static host: the same files without the COOP/COEP headers.
+  await page.route('**/*', async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers['cross-origin-opener-policy'];
+    delete headers['cross-origin-embedder-policy'];
+    await route.fulfill({ response, headers });
+  });
+  await openNotebook(page, await hashFor(page, ['n = 0\nwhile True:\n    n += 1', 'print(n)']));
+  assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+  await page.locator('.nb-cell-tools button').first().click();
+  await page.waitForFunction(() => !document.getElementById('stop').disabled);
+  await page.click('#stop');
+  const first = page.locator('.nb-cell').first();
+  await first.locator('.nb-error').waitFor();
+  assert.match(await first.locator('.nb-error').textContent(), /KeyboardInterrupt: .*Python restarted/);
+  await page.waitForFunction(() => /Python restarted/.test(document.getElementById('status').textContent));
+  // A fresh Python answers the next cell: the loop's n is gone with the old one.
+  await page.locator('.nb-cell').nth(1).locator('.nb-cell-tools button').first().click();
+  await page.locator('.nb-cell').nth(1).locator('.nb-error').waitFor({ timeout: PYTHON_TIMEOUT });
+  assert.match(await page.locator('.nb-cell').nth(1).locator('.nb-error').textContent(), /NameError: name 'n' is not defined/);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
 test("the profile select switches dropout to the Intel-MKL build's masks, and the link keeps it", async () => {
   const page = await newPage(env.browser);
   const cell = 'import torch\ntorch.manual_seed(123)\nprint(torch.nn.Dropout(0.5)(torch.ones(6, 6))[0])';
