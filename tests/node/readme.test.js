@@ -1,4 +1,4 @@
-// The README's JavaScript example runs as shown and prints what the README says it prints.
+// The README's JavaScript examples (the API's and the notebook's) run as shown and print what the README says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -22,4 +22,12 @@ test('the README example prints the README output under Node', () => {
   writeFileSync(`${dir}/example.mjs`, readmeBlock('readme-example'));
   const printed = execFileSync(process.execPath, [`${dir}/example.mjs`], { encoding: 'utf8' });
   assert.equal(printed, readmeBlock('readme-output'));
+});
+
+test("the README's notebook example prints the README's output under Node", () => {
+  const dir = `${root}build/readme`;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/notebook-example.mjs`, readmeBlock('notebook-example'));
+  const printed = execFileSync(process.execPath, [`${dir}/notebook-example.mjs`], { encoding: 'utf8' });
+  assert.equal(printed, readmeBlock('notebook-output'));
 });

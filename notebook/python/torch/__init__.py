@@ -137,15 +137,10 @@ def tensor(data, dtype=None, requires_grad=False, **kwargs):
                         "dtype=torch.float32")
     if dtype is not None and dtype not in (float32, bool_):
         raise TypeError(f"tensor(): dtype {dtype!r} is not available here: only torch.float32 and torch.bool")
-    if all_bool and dtype is not bool_:
-        values = _map_leaves(values, _builtin_bool)
-    elif not all_bool:
-        values = _map_leaves(values, lambda v: v if isinstance(v, numbers.Real) else 0.0)
-        values = _map_leaves(values, builtins.float)
     if dtype is bool_:
         values = _map_leaves(values, _builtin_bool)
-    elif dtype is float32 and all_bool:
-        values = _map_leaves(values, lambda v: 1.0 if v else 0.0)
+    elif dtype is float32 or not all_bool:  # numbers (and bools given dtype=torch.float32) become floats
+        values = _map_leaves(values, builtins.float)
     made = wrap(call(api.tensor, _core.to_js(values)))
     return _finish(made, None, requires_grad)
 

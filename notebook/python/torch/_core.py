@@ -26,9 +26,5 @@ def call(function, *args):
         raise python_error(error) from None
 
 
-def js_list(values):
-    return to_js(values)
-
-
 def is_js(value):
     return isinstance(value, JsProxy)

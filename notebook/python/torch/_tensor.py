@@ -202,9 +202,7 @@ class Tensor:
     def __int__(self):
         return int(self.item())
 
-    def __index__(self):
-        if self.dtype is bool_ or self.dim() != 0:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
+    def __index__(self):  # there are no integer tensors here
         raise TypeError("only integer tensors of a single element can be converted to an index")
 
     def __bool__(self):
@@ -320,9 +318,9 @@ class Tensor:
     def __setitem__(self, key, value):
         target = self._index(key)
         if isinstance(value, Tensor):
-            call(target.set, to_js_list([]), value._t)
+            call(target.set, _core.to_js([]), value._t)
         elif isinstance(value, (numbers.Real, bool)):
-            call(target.set, to_js_list([]), float(value))
+            call(target.set, _core.to_js([]), float(value))
         else:
             raise TypeError(f"can't assign a {type(value).__name__} to a tensor")
         # The view wrote into the storage this tensor shares; take over the flags the assignment gives.
@@ -464,11 +462,7 @@ class Tensor:
     def copy_(self, source):
         if not isinstance(source, Tensor):
             raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(source).__name__}")
-        return self._in_place("set", to_js_list([]), source._t)
-
-
-def to_js_list(values):
-    return _core.js_list(values)
+        return self._in_place("set", _core.to_js([]), source._t)
 
 
 def _mask(mask, op):
