@@ -73,8 +73,11 @@ class Notebook {
       else if (m.type === 'result') this.#settle(m.id, m);
       else if (m.type === 'stream') this.#calls.get(m.id)?.onOutput?.(m.text);
     };
-    this.#worker = await spawnWorker(new URL('./worker.js', import.meta.url), onMessage,
-      (message) => this.#fail(new NotebookError(`notebook: ${message}`)));
+    // Only the current worker is heard: a replaced one may still report its exit.
+    const worker = await spawnWorker(new URL('./worker.js', import.meta.url),
+      (m) => this.#worker === worker && onMessage(m),
+      (message) => this.#worker === worker && this.#fail(new NotebookError(`notebook: ${message}`)));
+    this.#worker = worker;
     this.#worker.busy(true);
     this.#worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt } });
     const { backend } = await ready;

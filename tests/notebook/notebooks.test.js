@@ -192,6 +192,17 @@ describe('a notebook survives', () => {
     await assert.rejects(nb.run('1', { onOutput: 'no' }), NotebookError);
   });
 
+  test('Restart during a running cell replaces Python; the next cells run in the new one', async () => {
+    const running = nb.run('while True:\n    pass');
+    await new Promise((r) => setTimeout(r, 100));
+    await nb.restart();
+    const { error } = await running;
+    assert.equal(error.type, 'KeyboardInterrupt');
+    assert.match(error.message, /restarted/);
+    await new Promise((r) => setTimeout(r, 200)); // the old worker's exit must not disturb the new one
+    assert.deepEqual(await nb.run('import torch\ntorch.ones(2).sum()'), { output: 'tensor(2.)\n', error: null });
+  });
+
   test('Restart empties the namespace', async () => {
     await nb.run('kept = 1');
     await nb.restart();
