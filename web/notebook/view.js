@@ -190,32 +190,41 @@ async function save() {
   }
 }
 
-async function initialNotebook() {
-  const fromLink = await readNotebookHash(location.hash);
-  if (fromLink) return fromLink;
+function storedNotebook() {
   try {
     const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
-    if (stored && Array.isArray(stored.cells)) return { cells: stored.cells.map(String), profile: stored.profile === 'mkl' ? 'mkl' : 'default' };
+    if (stored && Array.isArray(stored.cells)) {
+      return { cells: stored.cells.map(String), profile: stored.profile === 'mkl' ? 'mkl' : 'default' };
+    }
   } catch {
     // a damaged entry: start afresh
   }
-  return { cells: STARTER, profile: 'default' };
+  return null;
+}
+
+async function initialNotebook() {
+  return (await readNotebookHash(location.hash)) ?? storedNotebook() ?? { cells: STARTER, profile: 'default' };
 }
 
 // ------------------------------------------------------------ start
 function status(text) { els.status.textContent = text; }
 
 async function start() {
-  const initial = await initialNotebook();
-  els.profile.value = initial.profile;
-  // Python first: its download is the long one; the editor loads meanwhile.
+  // Python first: its download is the long one. The profile is a plain parameter of the link (or stored),
+  // so it is known before the cells are decoded; the editor loads meanwhile.
+  const linked = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const profile = linked.has('cells') ? (linked.get('profile') === 'mkl' ? 'mkl' : 'default')
+    : storedNotebook()?.profile ?? 'default';
   ready = loadNotebook({
-    profile: initial.profile,
+    profile,
     onProgress: (message, fraction) => {
       els.progress.value = fraction;
       els.progressText.textContent = message;
     },
   });
+  const initial = await initialNotebook();
+  els.profile.value = initial.profile;
+  if (initial.profile !== profile) ready = ready.then(async (nb) => (await nb.setProfile(initial.profile), nb));
   editor = await import('./editor.js');
   for (const code of initial.cells) makeCell(code);
   els.cells.removeAttribute('aria-busy');
