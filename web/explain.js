@@ -259,8 +259,9 @@ export function maxAbsDiff(a, b) {
   return x.reduce((m, v, i) => Math.max(m, Math.abs(v - y[i])), 0);
 }
 
-/** 'identical to the last bit' or 'equal to within 6.0e-8'. */
+/** 'identical to the last bit', 'equal to within 6.0e-8', or (a NaN on one side) why they cannot be compared. */
 export function closeness(d) {
+  if (Number.isNaN(d)) return 'not comparable: one of them holds NaN (an e^x that overflowed to ∞, and ∞/∞ is NaN)';
   return d === 0 ? 'identical to the last bit' : `equal to within ${d.toExponential(1)}`;
 }
 

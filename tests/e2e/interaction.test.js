@@ -392,3 +392,16 @@ async function literalWordCase(payload) {
 test(`the token word ${PAYLOAD} is shown as literal text (typed, and from a link)`, () => literalWordCase(PAYLOAD));
 
 test(`a short HTML-looking word ${SHORT_PAYLOAD} is shown as literal text (typed, and from a link)`, () => literalWordCase(SHORT_PAYLOAD));
+
+test("large embeddings: the hand-written softmax overflows to NaN and the note says why, not 'within NaN'", async () => {
+  const page = await newPage(env.browser);
+  const settings = bookSettings();
+  settings.embeddings = settings.embeddings.map((row) => row.map((v) => v * 100)); // scores ~ 1e4: e^x overflows
+  await openAt(page, env.base, 'softmax-torch', settings);
+  await waitForStep(page, 'softmax-torch');
+  const note = await page.locator(`${stepSelector('softmax-torch')} .step-note`).textContent();
+  assert.match(note, /not comparable: one of them holds NaN/);
+  assert.doesNotMatch(note, /within NaN/);
+  assertNoProblems(page);
+  await closePage(page);
+});
