@@ -115,6 +115,11 @@ test('no page-level horizontal scroll (and nothing cut off) at 390 px, on every 
         .filter((el) => !sticking.has(el.parentElement))
         .slice(0, 6)
         .map(describe);
+      // a display formula that only fits by scrolling sideways inside its box is cut off to a reader
+      const formula = document.querySelector('.step .formula');
+      if (formula && formula.scrollWidth > formula.clientWidth + 1) {
+        culprits.push(`a formula ${formula.scrollWidth} px wide in a ${formula.clientWidth} px box`);
+      }
       return { width, culprits };
     });
     // scrollWidth, and nothing cut off at the right edge (body's overflow-x: hidden would hide it)

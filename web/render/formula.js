@@ -2,12 +2,17 @@
 // never from user input. Without KaTeX the source is shown as text.
 import { h } from './dom.js';
 
+// On a narrow screen a display formula would run off the edge (KaTeX never breaks display math), so there it
+// is typeset as inline math, which breaks after a top-level relation or operator, in a centred block.
+const NARROW = '(max-width: 40rem)';
+
 export function renderFormula(tex, katex) {
   if (!tex) return null;
-  const box = h('div', { class: 'formula' });
+  const narrow = typeof matchMedia === 'function' && matchMedia(NARROW).matches;
+  const box = h('div', { class: narrow ? 'formula is-wrapping' : 'formula' });
   if (katex) {
     try {
-      katex.render(tex, box, { displayMode: true, throwOnError: false, output: 'htmlAndMathml' });
+      katex.render(tex, box, { displayMode: !narrow, throwOnError: false, output: 'htmlAndMathml' });
       return box;
     } catch {
       // fall through to the source

@@ -11,7 +11,7 @@ export default {
       'means nothing here.',
     'In float32 a total may land a hair away from 1; it still prints as 1.0000.',
   ],
-  formula: String.raw`\sum_{j=1}^{6} \alpha_{ij} = 1 \quad \text{for every } i`,
+  formula: String.raw`\sum_{j=1}^{6} \alpha_{ij} = 1 \quad\allowbreak \text{for every } i`,
   code: ['attn_weights.sum(dim=1)'],
   highlight: [0],
   show: ['attn_weights_row_sums'],

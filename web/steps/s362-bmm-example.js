@@ -11,7 +11,7 @@ export default {
       '`a.transpose(2, 3)` swaps the last two axes, so `a @ a.transpose(2, 3)` gives each head its own 3 × 3 ' +
       'table of dot products between its tokens. Hover over a cell to see its dot product.',
   ],
-  formula: String.raw`(\mathbf{a}\mathbf{a}^\top)_{b,h} = \mathbf{a}_{b,h} \, \mathbf{a}_{b,h}^\top \quad \text{for every batch } b \text{ and head } h`,
+  formula: String.raw`(\mathbf{a}\mathbf{a}^\top)_{b,h} = \mathbf{a}_{b,h} \, \mathbf{a}_{b,h}^\top \quad\allowbreak \text{for every batch } b \text{ and head } h`,
   code: [
     'a = torch.tensor([[[[0.2745, 0.6584, 0.2775, 0.8573],',
     '                    [0.8993, 0.0390, 0.9268, 0.7388],',

@@ -13,7 +13,7 @@ export default {
     'Softmax then runs along the last dimension, with d_k = head_dim, the width of each head’s keys. Each head ' +
       'gets its own pattern of weights. Hover over a cell for its dot product or its softmax.',
   ],
-  formula: String.raw`\mathbf{A}_h = \operatorname{softmax}\!\left(\frac{\operatorname{mask}(\mathbf{Q}_h \mathbf{K}_h^\top)}{\sqrt{d_\text{out}/n_h}}\right) \quad \text{for each head } h`,
+  formula: String.raw`\mathbf{A}_h = \operatorname{softmax}\!\left(\frac{\operatorname{mask}(\mathbf{Q}_h \mathbf{K}_h^\top)}{\sqrt{d_\text{out}/n_h}}\right) \quad\allowbreak \text{for each head } h`,
   code: [
     'keys = mha.W_key(batch).view(b, num_tokens, mha.num_heads, mha.head_dim).transpose(1, 2)',
     'attn_scores = queries @ keys.transpose(2, 3)',
