@@ -4,9 +4,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertNoProblems, closePage, newPage, openAt, root, setup, waitForStep } from './harness.mjs';
+import { assertNoProblems, bookSettings, closePage, newPage, openAt, root, setup, stepSelector, waitForStep } from './harness.mjs';
 import { normalise, readChapterNotebook, transcriptionPath } from '../notebook/transcription.mjs';
 import { notebookHash } from '../../web/notebook/share.js';
+import { scriptForStep } from '../../web/notebook/chapter-cells.js';
 
 let env;
 before(async () => { env = await setup(); });
@@ -182,6 +183,22 @@ test("a step's “Open in notebook” link opens its code under the current sett
   assert.ok(shown.every((c) => c.error === null), JSON.stringify(shown.map((c) => c.error)));
   // SelfAttention_v2 under the book's settings: the chapter's printed first row.
   assert.match(shown[count - 1].output, /tensor\(\[\[-0\.0739, {2}0\.0713\],/);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('“Copy as PyTorch” copies the step’s script, which the step also carries in data-python', async () => {
+  const page = await newPage(env.browser, { contextOptions: { permissions: ['clipboard-read', 'clipboard-write'] } });
+  const settings = { ...bookSettings(), seed: 5, d_out: 4 };
+  await openAt(page, env.base, 'causal-attention', settings);
+  await waitForStep(page, 'causal-attention');
+  const step = page.locator(stepSelector('causal-attention'));
+  const script = scriptForStep('causal-attention', settings);
+  assert.equal(await step.getAttribute('data-python'), script);
+  assert.match(script, /torch\.manual_seed\(5\)/);
+  await step.locator('.copy-python').click();
+  await step.locator('.copy-status', { hasText: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), script);
   assertNoProblems(page);
   await closePage(page);
 });

@@ -11,29 +11,7 @@ import { bookSettings } from '../../web/state.js';
 import { STEPS } from '../../web/steps/index.js';
 import { cellsForStep, chapterCells } from '../../web/notebook/chapter-cells.js';
 
-// Which printed tensor of which cell is which of the page's results.
-const SHOWN = {
-  'embeddings': ['inputs'],
-  'context-z2': ['context_vec_2'],
-  'all-context': ['attn_scores', 'attn_weights', 'all_context_vecs'],
-  'qkv-weights': ['W_query', 'keys'],
-  'self-attention-v2': ['sa_v1_out', 'sa_v2_out'],
-  'ex31-transfer': ['ex31_out_v1'],
-  'causal-softmax': ['causal_weights', 'masked_simple_norm', 'masked_scores', 'causal_attn_weights'],
-  'dropout-weights': ['dropout_ones', 'dropout_weights'],
-  'causal-attention': ['ca_context_vecs'],
-  'wrapper': ['wrapper_out', 'wrapper_out_d1'],
-  'mha-output': ['mha_out'],
-};
-
-const SETTINGS = {
-  "the book's": bookSettings(),
-  'other (seed 7, seedV2 1, d_out 4, 4 heads, p 0.2, qkv_bias, new words and numbers)': {
-    ...bookSettings(), seed: 7, seedV2: 1, d_out: 4, heads: 4, p: 0.2, qkv_bias: true,
-    tokens: ['the', 'cat', 'sat', 'on', 'a', 'mat'],
-    embeddings: [[0.1, 0.2, 0.3], [0.9, 0.8, 0.7], [0.25, 0.5, 0.75], [1, 0, 0.5], [0.05, 0.95, 0.4], [0.6, 0.3, 0.1]],
-  },
-};
+import { SETTINGS, SHOWN, printedByPage } from './chapter-settings.mjs';
 
 let nb, torch;
 before(async () => { [nb, torch] = await Promise.all([loadNotebook(), loadAttention()]); });
@@ -65,8 +43,7 @@ for (const [label, settings] of Object.entries(SETTINGS)) {
           for (const name of SHOWN[step] ?? []) {
             const page = results[name];
             if (!page) continue; // e.g. the mha results when d_out is not a multiple of heads
-            // The page's values printed by the core: the notebook's print of the same tensor starts so.
-            const printed = torch.tensor(page.values).toString().replace(/\)$/, '');
+            const printed = printedByPage(torch, page);
             assert.ok(output.includes(printed), `${name} as the page shows it:\n${printed}\nnot in:\n${output}`);
           }
         }

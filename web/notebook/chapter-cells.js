@@ -36,7 +36,7 @@ export function chapterCells(s) {
         ...rows,
         '])',
         'print(torch.dot(inputs[0], inputs[1]))',
-        'inputs',
+        'print(inputs)',
       ],
     },
     {
@@ -219,4 +219,13 @@ export function cellsForStep(stepId, settings) {
   const cells = chapterCells(settings);
   const last = cells.findIndex((c) => c.steps.includes(stepId));
   return cells.slice(0, last < 0 ? cells.length : last + 1).map((c) => c.code.join('\n'));
+}
+
+/** The same cells as one Python script (the step's "Copy as PyTorch"): run with PyTorch, it prints the step's numbers. */
+export function scriptForStep(stepId, settings) {
+  const mkl = settings.profile === 'mkl'
+    ? '# The dropout masks are those of an Intel-MKL build (a pip wheel on an Intel CPU); others draw other masks.\n'
+    : '';
+  return `# Chapter 3 up to the step "${stepId}", with the page's settings: run it with PyTorch (CPU).\n${mkl}\n` +
+    `${cellsForStep(stepId, settings).join('\n\n')}\n`;
 }

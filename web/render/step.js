@@ -8,7 +8,7 @@ import { renderResult, renderValue, marksIn } from './matrix.js';
 import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
 import { CONTROLS } from './settings.js';
-import { cellsForStep } from '../notebook/chapter-cells.js';
+import { cellsForStep, scriptForStep } from '../notebook/chapter-cells.js';
 import { notebookHash } from '../notebook/share.js';
 
 const LEGEND = {
@@ -18,14 +18,25 @@ const LEGEND = {
 
 // "Open in notebook": the chapter's cells up to this step under the current settings, in the notebook page's
 // hash (made asynchronously: the hash is compressed; until then the link opens the notebook as it was left).
-function notebookLink(step, settings) {
+// "Copy as PyTorch": the same cells as one script, also in the step's data-python attribute.
+function notebookLink(step, settings, script) {
   const link = h('a', { class: 'notebook-link', href: './notebook', 'data-notebook-step': step.id },
     'Run this code yourself in the Python notebook →');
   notebookHash(cellsForStep(step.id, settings), settings.profile).then((hash) => {
     link.href = `./notebook${hash}`;
     link.dataset.ready = 'true';
   });
-  return h('p', { class: 'notebook-link-wrap' }, link);
+  const status = h('span', { class: 'copy-status', role: 'status' });
+  const copy = h('button', { type: 'button', class: 'button quiet small copy-python' }, 'Copy as PyTorch');
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(script);
+      status.textContent = 'Copied: a script that prints this step’s numbers with PyTorch.';
+    } catch {
+      status.textContent = 'Could not copy here; the script is in the notebook link too.';
+    }
+  });
+  return h('p', { class: 'notebook-link-wrap' }, link, ' ', copy, ' ', status);
 }
 
 /**
@@ -35,7 +46,9 @@ function notebookLink(step, settings) {
  */
 export function renderStep(step, view) {
   const { results, settings } = view;
-  const article = h('article', { class: 'step', 'data-step': step.id, 'data-section': step.section, 'aria-labelledby': 'step-title' });
+  const script = scriptForStep(step.id, settings);
+  const article = h('article', { class: 'step', 'data-step': step.id, 'data-section': step.section, 'data-python': script,
+    'aria-labelledby': 'step-title' });
   const title = sectionTitle(step.section);
   append(article, 
     h(
@@ -56,7 +69,7 @@ export function renderStep(step, view) {
   if (prose.length) append(article, h('div', { class: 'prose' }, ...prose.map((p) => h('p', {}, ...inlineCode(p)))));
   append(article, renderFormula(step.formula, view.katex));
   append(article, renderCode(step.code, step.highlight));
-  append(article, notebookLink(step, settings));
+  append(article, notebookLink(step, settings, script));
   if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
 
   const shown = (step.show ?? []).map((name) => results[name] ?? { missing: name });
