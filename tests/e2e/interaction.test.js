@@ -405,3 +405,25 @@ test("large embeddings: the hand-written softmax overflows to NaN and the note s
   assertNoProblems(page);
   await closePage(page);
 });
+
+test('the code shown follows the settings: seeds, d_out, heads, dropout p, qkv_bias, words and embeddings', async () => {
+  const page = await newPage(env.browser);
+  const settings = { ...bookSettings(), seed: 5, seedV2: 6, d_out: 4, heads: 4, p: 0.2, qkv_bias: true,
+    tokens: ['the', 'cat', 'sat', 'on', 'a', 'mat'] };
+  settings.embeddings[1] = [0.5, 0.25, 0.125];
+  const code = async (id) => {
+    await openAt(page, env.base, id, settings);
+    await waitForStep(page, id);
+    return page.locator(`${stepSelector(id)} .code pre`).textContent();
+  };
+  assert.match(await code('embeddings'), /\[0\.50, 0\.25, 0\.125\],\s*# cat/);
+  const qkv = await code('qkv-weights');
+  assert.match(qkv, /d_in, d_out = inputs\.shape\[1\], 4/);
+  assert.match(qkv, /torch\.manual_seed\(5\)/);
+  assert.doesNotMatch(qkv, /manual_seed\(123\)/);
+  assert.match(await code('self-attention-v2'), /torch\.manual_seed\(6\)[\s\S]*SelfAttention_v2\(d_in, d_out, qkv_bias=True\)/);
+  assert.match(await code('dropout-ones'), /torch\.nn\.Dropout\(0\.2\)/);
+  assert.match(await code('mha-output'), /MultiHeadAttention\(d_in, d_out, batch\.shape\[1\], 0\.0, num_heads=4, qkv_bias=True\)/);
+  assertNoProblems(page);
+  await closePage(page);
+});

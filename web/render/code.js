@@ -27,6 +27,34 @@ function highlight(line) {
   return nodes;
 }
 
+// The step files write the book's values (seeds 123 and 789, p = 0.5, d_out = 2, two heads, no bias, the
+// book's sentence); these rules write the current settings instead, line for line, so the code shown is the
+// code that prints the numbers shown.
+const INSTANCE = /^(\w+ = (?:SelfAttention_v2|CausalAttention|MultiHeadAttentionWrapper|MultiHeadAttention)\(.*)\)$/;
+const EMBEDDING_ROW = /^(\s*)\[[-\d., ]+\],(\s*)# .*$/;
+const decimal = (v) => (Number(v.toFixed(2)) === v ? v.toFixed(2) : String(v));
+const pyFloat = (v) => (Number.isInteger(v) ? v.toFixed(1) : String(v));
+
+/** The step's lines with the current settings written in. */
+export function codeWithSettings(lines, s) {
+  let row = 0;
+  return lines.map((line) => {
+    const embedding = EMBEDDING_ROW.exec(line);
+    if (embedding && row < s.embeddings.length) {
+      const i = row++;
+      return `${embedding[1]}[${s.embeddings[i].map(decimal).join(', ')}],${embedding[2]}# ${s.tokens[i]}`;
+    }
+    let out = line
+      .replace('torch.manual_seed(123)', `torch.manual_seed(${s.seed})`)
+      .replace('torch.manual_seed(789)', `torch.manual_seed(${s.seedV2})`)
+      .replace('Dropout(0.5)', `Dropout(${pyFloat(s.p)})`)
+      .replace('num_heads=2', `num_heads=${s.heads}`)
+      .replace(/^d_in, d_out = inputs\.shape\[1\], 2$/, `d_in, d_out = inputs.shape[1], ${s.d_out}`);
+    if (s.qkv_bias && !out.includes('qkv_bias')) out = out.replace(INSTANCE, '$1, qkv_bias=True)');
+    return out;
+  });
+}
+
 /**
  * @param {string[] | string} code    the step's lines
  * @param {number[]} [active]         0-based lines executed by this step

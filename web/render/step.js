@@ -3,7 +3,7 @@
 // legend for the marks in use. Pure: (step, view) in, an <article> out.
 import { append, h, inlineCode } from './dom.js';
 import { renderFormula } from './formula.js';
-import { renderCode } from './code.js';
+import { codeWithSettings, renderCode } from './code.js';
 import { renderResult, renderValue, marksIn } from './matrix.js';
 import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
@@ -68,7 +68,7 @@ export function renderStep(step, view) {
   const prose = [step.prose ?? []].flat();
   if (prose.length) append(article, h('div', { class: 'prose' }, ...prose.map((p) => h('p', {}, ...inlineCode(p)))));
   append(article, renderFormula(step.formula, view.katex));
-  append(article, renderCode(step.code, step.highlight));
+  append(article, renderCode(codeWithSettings(step.code ?? [], settings), step.highlight));
   append(article, notebookLink(step, settings, script));
   if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
 
