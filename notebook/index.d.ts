@@ -20,8 +20,8 @@ export interface NotebookOptions {
   profile?: NotebookProfile;
   /** The core's WebAssembly build; by default SIMD where the engine has it. */
   flavour?: 'simd' | 'scalar';
-  /** The folder (URL) holding pyodide.mjs and its files. Browser default: ../vendor/pyodide/ beside this
-   * module's folder; Node default: the installed `pyodide` package. */
+  /** The folder (URL) holding pyodide.mjs and its files. Browser default: pyodide/ beside the page (where
+   * the built site puts it); Node default: the installed `pyodide` package. */
   pyodideURL?: string;
   /** Told each stage of loading, with the fraction done (0 to 1). */
   onProgress?: (message: string, fraction: number) => void;

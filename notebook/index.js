@@ -19,18 +19,19 @@ export class NotebookError extends Error {
   }
 }
 
-// The worker behind a uniform post / listen / terminate.
-async function spawnWorker(url, onMessage, onFailure) {
+// The worker behind a uniform post / listen / terminate. The browser's `new Worker(new URL(...))` is written
+// out literally: that is the form bundlers recognise, bundling worker.js and what it imports.
+async function spawnWorker(onMessage, onFailure) {
   if (inNode) {
-    const { Worker } = await import('node:worker_threads');
-    const worker = new Worker(url);
+    const { Worker: NodeWorker } = await import('node:worker_threads');
+    const worker = new NodeWorker(new URL(/* @vite-ignore */ './worker.js', import.meta.url));
     worker.on('message', onMessage);
     worker.on('error', (e) => onFailure(e.message));
     worker.on('exit', (code) => { if (code !== 0) onFailure(`the Python worker exited (${code})`); });
     worker.unref(); // an idle notebook does not keep Node running; busy() refs it while a call waits
     return { post: (m) => worker.postMessage(m), terminate: () => worker.terminate(), busy: (b) => (b ? worker.ref() : worker.unref()) };
   }
-  const worker = new Worker(url, { type: 'module' });
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = (e) => onMessage(e.data);
   worker.onerror = (e) => onFailure(e.message || 'the Python worker failed to start');
   return { post: (m) => worker.postMessage(m), terminate: () => worker.terminate(), busy: () => {} };
@@ -74,7 +75,7 @@ class Notebook {
       else if (m.type === 'stream') this.#calls.get(m.id)?.onOutput?.(m.text);
     };
     // Only the current worker is heard: a replaced one may still report its exit.
-    const worker = await spawnWorker(new URL('./worker.js', import.meta.url),
+    const worker = await spawnWorker(
       (m) => this.#worker === worker && onMessage(m),
       (message) => this.#worker === worker && this.#fail(new NotebookError(`notebook: ${message}`)));
     this.#worker = worker;
@@ -185,7 +186,7 @@ function checkProfile(op, profile) {
 /**
  * Starts Python in a worker with a fresh namespace. Options: profile ('default' | 'mkl'), flavour of the core
  * ('simd' | 'scalar', by default what the engine runs), pyodideURL (the folder with pyodide.mjs; in the
- * browser by default ../vendor/pyodide/ next to this module's folder, in Node the pyodide package),
+ * browser by default pyodide/ beside the page, where the built site puts it; in Node the pyodide package),
  * onProgress(message, fraction) while loading.
  */
 export async function loadNotebook(options = {}) {
@@ -194,7 +195,7 @@ export async function loadNotebook(options = {}) {
   if (flavour !== undefined && flavour !== 'simd' && flavour !== 'scalar') {
     throw new NotebookError(`loadNotebook: flavour must be 'simd' or 'scalar', got ${JSON.stringify(flavour)}`);
   }
-  const pyodideURL = options.pyodideURL ?? (inNode ? undefined : new URL('../vendor/pyodide/', import.meta.url).href);
+  const pyodideURL = options.pyodideURL ?? (inNode ? undefined : new URL('pyodide/', globalThis.document?.baseURI ?? location.href).href);
   const notebook = new Notebook({ profile, flavour, pyodideURL, onProgress });
   await notebook.start();
   return notebook;

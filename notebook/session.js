@@ -2,15 +2,16 @@
 // core, and cells.py's Notebook holding the namespace. It runs inside a worker (worker.js), so a runaway
 // cell never blocks the page; everything here is synchronous once loaded.
 
-// The Python files, relative to this module. They are written into Pyodide's file system at start-up.
-const PYTHON_FILES = [
-  'cells.py',
-  'torch/__init__.py',
-  'torch/_core.py',
-  'torch/_tensor.py',
-  'torch/nn/__init__.py',
-  'torch/nn/functional.py',
-];
+// The Python files (path in Pyodide's file system -> address), written there at start-up. Each address is
+// written out literally so that a bundler copies the file.
+const PYTHON_FILES = {
+  'cells.py': new URL('./python/cells.py', import.meta.url),
+  'torch/__init__.py': new URL('./python/torch/__init__.py', import.meta.url),
+  'torch/_core.py': new URL('./python/torch/_core.py', import.meta.url),
+  'torch/_tensor.py': new URL('./python/torch/_tensor.py', import.meta.url),
+  'torch/nn/__init__.py': new URL('./python/torch/nn/__init__.py', import.meta.url),
+  'torch/nn/functional.py': new URL('./python/torch/nn/functional.py', import.meta.url),
+};
 const PYTHON_HOME = '/home/pyodide/attention';
 
 const inNode = typeof process === 'object' && process.versions?.node !== undefined;
@@ -27,7 +28,8 @@ async function readText(url) {
 
 async function importPyodide(pyodideURL) {
   if (inNode && !pyodideURL) return import('pyodide');
-  return import(new URL('pyodide.mjs', pyodideURL).href);
+  // Pyodide stays a folder of its own files (it loads its standard library by name), not bundled.
+  return import(/* @vite-ignore */ new URL('pyodide.mjs', pyodideURL).href);
 }
 
 /**
@@ -40,7 +42,7 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
   const [{ loadPyodide }, { loadAttention }, sources] = await Promise.all([
     importPyodide(pyodideURL),
     import('../wasm/index.js'),
-    Promise.all(PYTHON_FILES.map((file) => readText(new URL(`./python/${file}`, import.meta.url)))),
+    Promise.all(Object.values(PYTHON_FILES).map(readText)),
   ]);
   const [pyodide, api] = await Promise.all([
     loadPyodide(pyodideURL ? { indexURL: pyodideURL } : {}),
@@ -50,7 +52,7 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
   api.setRngProfile(profile);
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
 
-  PYTHON_FILES.forEach((file, i) => {
+  Object.keys(PYTHON_FILES).forEach((file, i) => {
     const path = `${PYTHON_HOME}/${file}`;
     pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')));
     pyodide.FS.writeFile(path, sources[i]);

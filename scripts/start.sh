@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds the WebAssembly module and serves the teaching page.
-# The URL is printed on a line of its own; PORT sets the port (default 8080).
+# The main job: installs what is missing, builds the WebAssembly module and the site (dist/site and the
+# single file dist/attention-lab.html), then serves dist/site. The address is printed ("Local:"); PORT sets
+# the port (default 8080).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-scripts/build-wasm.sh
-exec node scripts/serve.mjs
+exec npm start --silent

@@ -12,6 +12,7 @@
 // errors), tensor.js (Tensor), modules.js (nn modules) and torch.js (the namespace returned here).
 import { AttentionError, describe } from './api/checks.js';
 import { makeApi } from './api/torch.js';
+import { FLAVOURS, LEFT_OUT } from './flavours.js';
 
 export { AttentionError };
 
@@ -31,17 +32,44 @@ export async function loadAttention(options = {}) {
   if (flavour !== 'simd' && flavour !== 'scalar') {
     throw new AttentionError(`loadAttention: flavour must be 'simd' or 'scalar', got ${describe(flavour)}`);
   }
-  const { default: create } =
-    flavour === 'simd' ? await import('./dist/attention-simd.mjs') : await import('./dist/attention-scalar.mjs');
-  const wasmUrl = new URL(`./dist/attention-${flavour}.wasm`, import.meta.url);
-  const moduleOptions = {};
-  if (isNode) {
-    // Emscripten's web loader would fetch() a file path, which Node cannot: hand it the bytes.
-    const { readFile } = await import('node:fs/promises');
-    moduleOptions.wasmBinary = await readFile(wasmUrl);
-  } else {
-    moduleOptions.locateFile = (file) => new URL(`./dist/${file}`, import.meta.url).href;
-  }
-  const wasm = await create(moduleOptions);
+  const build = FLAVOURS[flavour];
+  if (!build) throw new AttentionError(LEFT_OUT[flavour] ?? `loadAttention: the ${flavour} build is not part of this edition`);
+  // The binary is fetched and compiled while the Emscripten script loads, not after it.
+  const compiled = compileWasm(build.wasm);
+  const { default: create } = await build.script();
+  const wasm = await instantiate(create, compiled);
   return makeApi(wasm, flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar');
+}
+
+/** The compiled module: streamed where the server labels it application/wasm, else from its bytes. */
+async function compileWasm(url) {
+  if (isNode) {
+    // Node's fetch() cannot read file: URLs.
+    const { readFile } = await import('node:fs/promises');
+    return WebAssembly.compile(await readFile(url));
+  }
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`could not fetch ${url} (HTTP ${response.status})`);
+  if (typeof WebAssembly.compileStreaming === 'function') {
+    try {
+      return await WebAssembly.compileStreaming(response.clone());
+    } catch {
+      // a host that serves .wasm with another Content-Type: compile from the bytes instead
+    }
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+/** Runs Emscripten's start-up with our compiled module (its instantiateWasm hook); rejects if that fails. */
+function instantiate(create, compiled) {
+  return new Promise((resolve, reject) => {
+    create({
+      instantiateWasm(imports, receiveInstance) {
+        compiled
+          .then((module) => WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module)))
+          .catch(reject);
+        return {}; // asynchronous: Emscripten waits for receiveInstance
+      },
+    }).then(resolve, reject);
+  });
 }

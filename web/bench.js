@@ -6,6 +6,7 @@
 // by the API once its wrapper is garbage-collected.
 import { h, showStartFailure } from './render/dom.js';
 import { wasmPeak } from './peak.js';
+import { loadAttention } from '../wasm/index.js';
 
 const T = 1024;
 const D = 768;
@@ -54,14 +55,8 @@ const params = new URLSearchParams(location.search);
 boot();
 
 async function boot() {
-  let api;
   try {
-    api = await import('../wasm/index.js');
-  } catch (error) {
-    return fatal('The page’s scripts could not be loaded.', error);
-  }
-  try {
-    state.torch = await api.loadAttention();
+    state.torch = await loadAttention();
   } catch (error) {
     return fatal('The WebAssembly module could not be loaded, so nothing can be computed.', error);
   }

@@ -6,7 +6,11 @@ import { renderStep } from './render/step.js';
 import { renderToc } from './render/toc.js';
 import { renderSettings, readSettings, validateSettings, CONTROLS } from './render/settings.js';
 import { installTakeApart } from './render/takeapart.js';
+import { typesetPending } from './render/formula.js';
 import { h, showStartFailure } from './render/dom.js';
+import { loadAttention } from '../wasm/index.js';
+import * as chapter from './chapter.js';
+import { STEPS as ALL_STEPS } from './steps/index.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -35,9 +39,8 @@ const state = {
 };
 
 let torch = null;
-let chapter = null;
 let STEPS = [];
-let katex = null;
+let katex; // undefined while KaTeX loads (formulas wait), null if it failed (formulas shown as TeX)
 let takeApart = null;
 
 // ---------------------------------------------------------------- start
@@ -45,25 +48,15 @@ let takeApart = null;
 boot();
 
 async function boot() {
-  // Everything starts at once; index.html preloads the modules so none waits for another.
-  const katexLoad = import('../vendor/katex/katex.mjs').then((m) => m.default ?? m).catch(() => null);
-  const wasmLoad = import('../wasm/index.js').then(
-    (api) => api.loadAttention().catch((error) => Promise.reject({ stage: 'wasm', error })),
-    (error) => Promise.reject({ stage: 'scripts', error }),
-  );
-  const pageLoad = Promise.all([import('./chapter.js'), import('./steps/index.js')]).catch((error) => Promise.reject({ stage: 'scripts', error }));
-  let stepsModule;
+  // The page's scripts are one bundle; the WebAssembly starts loading at once, KaTeX once the numbers are shown.
   try {
-    [torch, [chapter, stepsModule]] = await Promise.all([wasmLoad, pageLoad]);
-  } catch (failure) {
-    return failure?.stage === 'wasm'
-      ? fatal('The WebAssembly module could not be loaded, so nothing can be computed.', failure.error)
-      : fatal('The page’s scripts could not be loaded.', failure?.error ?? failure);
+    torch = await loadAttention();
+  } catch (error) {
+    return fatal('The WebAssembly module could not be loaded, so nothing can be computed.', error);
   }
   performance.mark('page:loaded');
-  STEPS = Array.isArray(stepsModule.STEPS) ? stepsModule.STEPS.filter((s) => s && s.id) : [];
+  STEPS = Array.isArray(ALL_STEPS) ? ALL_STEPS.filter((s) => s && s.id) : [];
   if (STEPS.length === 0) return fatal('There are no steps to show (web/steps/index.js lists none).');
-  katex = await katexLoad;
   els.backend.textContent = torch.backend === 'wasm-simd128' ? 'WebAssembly · SIMD' : 'WebAssembly';
 
   takeApart = installTakeApart(els.step, els.panel, (name) => state.results?.[name]);
@@ -72,6 +65,10 @@ async function boot() {
   performance.mark('page:first-step');
   document.documentElement.dataset.ready = 'true';
   els.step.removeAttribute('aria-busy');
+
+  katex = await import('./render/katex.js').then((m) => m.default, () => null);
+  typesetPending(els.step, katex);
+  makeScrollersReachable();
 }
 
 function fatal(message, error) {

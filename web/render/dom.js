@@ -77,7 +77,7 @@ export function showStartFailure(host, title, message, error) {
       h('h2', {}, title),
       h('p', {}, message),
       error ? h('p', {}, h('code', {}, String(error?.message ?? error))) : null,
-      h('p', {}, 'Serve the project with ', h('code', {}, 'node scripts/serve.mjs'), ' and open the address it prints; the WebAssembly files are built by ', h('code', {}, 'scripts/build-wasm.sh'), '.'),
+      h('p', {}, 'From a checkout, ', h('code', {}, 'scripts/start.sh'), ' builds everything and serves the page at the address it prints.'),
     ),
   );
 }

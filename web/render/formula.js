@@ -1,15 +1,23 @@
 // A step's formula typeset by KaTeX. The TeX comes from the step files (trusted, written with the page),
-// never from user input. Without KaTeX the source is shown as text.
+// never from user input. KaTeX arrives after the first numbers: until then a formula is a quiet placeholder
+// (typesetPending fills it in); if KaTeX cannot load, the source is shown as text.
 import { h } from './dom.js';
 
 // On a narrow screen a display formula would run off the edge (KaTeX never breaks display math), so there it
 // is typeset as inline math, which breaks after a top-level relation or operator, in a centred block.
 const NARROW = '(max-width: 40rem)';
 
+/** @param katex KaTeX, null when it could not load, undefined while it is loading */
 export function renderFormula(tex, katex) {
   if (!tex) return null;
   const narrow = typeof matchMedia === 'function' && matchMedia(NARROW).matches;
   const box = h('div', { class: narrow ? 'formula is-wrapping' : 'formula' });
+  if (katex === undefined) {
+    box.classList.add('is-pending');
+    box.dataset.tex = tex;
+    box.append(h('span', { class: 'sr-only' }, tex));
+    return box;
+  }
   if (katex) {
     try {
       katex.render(tex, box, { displayMode: !narrow, throwOnError: false, output: 'htmlAndMathml' });
@@ -20,4 +28,9 @@ export function renderFormula(tex, katex) {
   }
   box.append(h('code', { class: 'formula-source' }, tex));
   return box;
+}
+
+/** Typesets the placeholders under `root` now that KaTeX has loaded (or failed: null). */
+export function typesetPending(root, katex) {
+  for (const box of root.querySelectorAll('.formula.is-pending')) box.replaceWith(renderFormula(box.dataset.tex, katex));
 }

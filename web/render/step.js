@@ -20,10 +20,10 @@ const LEGEND = {
 // hash (made asynchronously: the hash is compressed; until then the link opens the notebook as it was left).
 // "Copy as PyTorch": the same cells as one script, also in the step's data-python attribute.
 function notebookLink(step, settings, script) {
-  const link = h('a', { class: 'notebook-link', href: './notebook', 'data-notebook-step': step.id },
+  const link = h('a', { class: 'notebook-link needs-site', href: './notebook.html', 'data-notebook-step': step.id },
     'Run this code yourself in the Python notebook →');
   notebookHash(cellsForStep(step.id, settings), settings.profile).then((hash) => {
-    link.href = `./notebook${hash}`;
+    link.href = `./notebook.html${hash}`;
     link.dataset.ready = 'true';
   });
   const status = h('span', { class: 'copy-status', role: 'status' });

@@ -1,0 +1,189 @@
+// The pages in web/ as a static site and as one offline file (npm run build:site runs both builds):
+//   vite                       dev server for the three pages, from the sources
+//   vite build                 dist/site/: index.html, bench.html, notebook.html and content-hashed assets, with
+//                              relative URLs (any sub-path of any static host) and a Content-Security-Policy
+//   vite build --mode single   dist/attention-lab.html: the teaching page with its script, styles, fonts and the
+//                              SIMD WebAssembly inlined, for file:// with no network; a hash-based policy
+//   vite preview               serves dist/site
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import { viteSingleFile } from 'vite-plugin-singlefile';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+
+// KaTeX faces the page's formulas use (tests/e2e/publish.test.js checks every typeset glyph has its face);
+// the others, and the woff/ttf copies every current browser skips for woff2, stay out of the build.
+export const KATEX_FACES = [
+  'KaTeX_Main-Regular',
+  'KaTeX_Main-Bold',
+  'KaTeX_Math-Italic',
+  'KaTeX_Size1-Regular',
+  'KaTeX_Size2-Regular',
+  'KaTeX_Size3-Regular',
+  'KaTeX_Size4-Regular',
+  'KaTeX_AMS-Regular',
+];
+
+// Pyodide's own files, copied as they are into pyodide/ (it loads its standard library by name).
+const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
+
+// Everything from the page's own origin; WebAssembly compiled but nothing evaluated from strings.
+const SITE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+];
+
+/** KaTeX's stylesheet with the faces above only, as woff2 only. */
+function katexFaces() {
+  return {
+    name: 'attention:katex-faces',
+    enforce: 'pre',
+    transform(css, id) {
+      if (!/katex(\.min)?\.css$/.test(id.split('?')[0])) return null;
+      return css.replace(/@font-face\{[^}]*\}/g, (face) => {
+        const file = /url\(fonts\/([^.)]+)\.woff2\)/.exec(face)?.[1];
+        if (!KATEX_FACES.includes(file)) return '';
+        return face.replace(/src:[^;}]*/, `src:url(fonts/${file}.woff2) format("woff2")`);
+      });
+    },
+  };
+}
+
+/** Pyodide beside the pages as pyodide/ (the notebook's default): served in dev, copied by the build. */
+function pyodideFolder() {
+  return {
+    name: 'attention:pyodide',
+    configureServer(server) {
+      server.middlewares.use('/pyodide/', (req, res, next) => {
+        const file = req.url.split('?')[0].replace(/^\//, '');
+        if (!PYODIDE_FILES.includes(file)) return next();
+        res.setHeader('Content-Type', file.endsWith('.wasm') ? 'application/wasm' : file.endsWith('js') ? 'text/javascript' : 'application/octet-stream');
+        createReadStream(here(`node_modules/pyodide/${file}`)).pipe(res);
+      });
+    },
+    generateBundle() {
+      for (const file of PYODIDE_FILES) {
+        this.emitFile({ type: 'asset', fileName: `pyodide/${file}`, source: readFileSync(here(`node_modules/pyodide/${file}`)) });
+      }
+    },
+  };
+}
+
+/** The site's policy as the first thing in each page's head (build only: the dev server injects styles). */
+function sitePolicy() {
+  return {
+    name: 'attention:csp',
+    apply: 'build',
+    transformIndexHtml: (html) =>
+      html.replace('<meta charset="utf-8" />', `$&\n    <meta http-equiv="Content-Security-Policy" content="${SITE_POLICY.join('; ')}" />`),
+  };
+}
+
+/** The single file: boot.js and the icon inlined, the edition marked (the bench and notebook links hide). */
+function singleFileEdition() {
+  const boot = readFileSync(here('web/public/boot.js'), 'utf8');
+  const icon = `data:image/svg+xml;base64,${readFileSync(here('web/public/favicon.svg')).toString('base64')}`;
+  return {
+    name: 'attention:single-file-edition',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      // the SIMD build only (wasm/flavours-simd-only.js says what to do without SIMD)
+      if (source === './flavours.js' && importer?.endsWith('/wasm/index.js')) return here('wasm/flavours-simd-only.js');
+      return null;
+    },
+    transformIndexHtml: {
+      order: 'pre', // before Vite reads the page's script tags
+      handler: (html) =>
+      html
+        .replace('<html lang="en">', '<html lang="en" data-edition="single-file">')
+        .replace('href="/favicon.svg"', `href="${icon}"`)
+        .replace(/<script\s+src="\.\/boot\.js"\s+vite-ignore([^>]*)><\/script>/, (_, attributes) => `<script${attributes}>\n${boot}</script>`),
+    },
+  };
+}
+
+/** After inlining: a policy that allows exactly the inline scripts and styles, by their SHA-256. */
+function hashedPolicy() {
+  const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  return {
+    name: 'attention:hashed-csp',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const file of Object.values(bundle)) {
+          if (!file.fileName.endsWith('.html')) continue;
+          const html = String(file.source);
+          const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => sha256(m[1]));
+          const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1]));
+          const policy = [
+            "default-src 'none'",
+            `script-src ${scripts.join(' ')} 'wasm-unsafe-eval'`,
+            `style-src ${styles.join(' ')}`,
+            'img-src data:',
+            'font-src data:',
+            'connect-src data:',
+            "base-uri 'none'",
+            "form-action 'none'",
+          ];
+          file.source = html.replace('<meta charset="utf-8" />', `$&\n    <meta http-equiv="Content-Security-Policy" content="${policy.join('; ')}" />`);
+        }
+      },
+    },
+  };
+}
+
+// Cross-origin isolated, so that the notebook's Stop interrupts Python in place (elsewhere it restarts it).
+const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+const port = Number(process.env.PORT ?? 8080);
+
+const shared = {
+  root: here('web'),
+  base: './',
+  worker: { format: 'es' },
+  server: { port, headers: ISOLATED },
+  preview: { port, strictPort: true, headers: ISOLATED },
+  build: {
+    target: 'es2022',
+    modulePreload: { polyfill: false },
+    reportCompressedSize: true,
+  },
+};
+
+export default defineConfig(({ mode }) =>
+  mode === 'single'
+    ? {
+        ...shared,
+        publicDir: false,
+        plugins: [katexFaces(), singleFileEdition(), viteSingleFile({ removeViteModuleLoader: true, outputFileName: 'attention-lab.html' }), hashedPolicy()],
+        build: {
+          ...shared.build,
+          outDir: here('dist'),
+          emptyOutDir: false,
+          rollupOptions: { input: here('web/index.html') },
+        },
+      }
+    : {
+        ...shared,
+        plugins: [katexFaces(), pyodideFolder(), sitePolicy()],
+        build: {
+          ...shared.build,
+          outDir: here('dist/site'),
+          emptyOutDir: true,
+          assetsInlineLimit: 0, // every asset a file of the site's own origin (the policy allows no data: URLs)
+          rollupOptions: {
+            input: { index: here('web/index.html'), bench: here('web/bench.html'), notebook: here('web/notebook.html') },
+          },
+        },
+      },
+);
