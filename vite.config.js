@@ -19,6 +19,8 @@ export const KATEX_FACES = [
   'KaTeX_Main-Regular',
   'KaTeX_Main-Bold',
   'KaTeX_Math-Italic',
+  'KaTeX_Math-BoldItalic',
+  'KaTeX_Caligraphic-Regular',
   'KaTeX_Size1-Regular',
   'KaTeX_Size2-Regular',
   'KaTeX_Size3-Regular',

@@ -6,7 +6,8 @@
 // edit (web/chapter.js computeChapter, toy sizes); and the cost of one small call through the JS API
 // (scripts/bench/calls.mjs: add, matmul, softmax, at, view, SelfAttention_v2.forward on [6, 3]) for each wasm
 // flavour, in a process of its own; and the Python notebook's timings (scripts/bench/notebook.mjs: time to
-// the first cell's output, cold, in Node and in Chromium; the chapter's notebook once Python has loaded).
+// the first cell's output, cold, in Node and in Chromium; the chapter's notebook once Python has loaded);
+// and the built site's load on a classroom network (scripts/bench/site.mjs: 100 ms latency, 10 Mbit/s, cold).
 // Implementations: this project's wasm SIMD and wasm scalar builds (through the JS API, so the times
 // include copying tensors in and out), its native build (bench/attn_bench --serve), TF.js with
 // @tensorflow/tfjs-backend-wasm (one thread, SIMD), plain JavaScript loops, and PyTorch (/usr/bin/python3,
@@ -20,7 +21,7 @@
 // register block and 12 independent chains, scripts/bench/peak.wat); native, an FMA loop (attn_bench).
 //
 //   --rounds N     rounds (default 7); plain JS runs in at most 3 of them (it takes ~10 s a forward)
-//   --only a,b     implementations: simd,scalar,native,tfjs,plain,torch,notebook (default all that are there)
+//   --only a,b     implementations: simd,scalar,native,tfjs,plain,torch,notebook,site (default all that are there)
 //   --native PATH  the attn_bench binary (default build/native/bench/attn_bench, then build/*/bench/attn_bench)
 //   --json FILE    also write the JSON there
 //   --chapter      only the chapter's timing, as JSON (the main run starts itself so, in a fresh process)
@@ -34,6 +35,7 @@ import { fileURLToPath } from 'node:url';
 import { loadAttention } from '../wasm/index.js';
 import { CALL_CASES, callTimes } from './bench/calls.mjs';
 import { notebookTimes } from './bench/notebook.mjs';
+import { siteTimes } from './bench/site.mjs';
 import { plainGemm, plainMha } from './bench/plain.mjs';
 import { wasmPeak } from '../web/peak.js';
 
@@ -44,7 +46,7 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const ROUNDS = Math.max(1, Number(option('rounds', 7)));
-const ONLY = option('only', 'simd,scalar,native,tfjs,plain,torch,notebook').split(',');
+const ONLY = option('only', 'simd,scalar,native,tfjs,plain,torch,notebook,site').split(',');
 const T = 1024, D = 768, HEADS = 12;
 const FLOP = {
   mha1: 4 * 2 * 1 * T * D * D + 2 * 2 * 1 * HEADS * ((T * (T + 1)) / 2) * (D / HEADS),
@@ -235,6 +237,7 @@ async function main() {
   const calls = {};
   for (const flavour of ['simd', 'scalar']) if (ONLY.includes(flavour)) calls[flavour] = await inChild('--calls', flavour);
   const notebook = ONLY.includes('notebook') ? await notebookTimes(Math.min(ROUNDS, 5)) : null;
+  const site = ONLY.includes('site') ? await siteTimes(3) : null;
   const peakOfWasm = await wasmPeak();
   const impls = {};
   const notes = {};
@@ -317,6 +320,8 @@ async function main() {
     ['chapter recomputed after one edit <= 2 ms (wasm SIMD)', find('simd', 'chapter'), (v) => v <= 2],
     ['notebook: first output <= 3 s (Chromium, cold, local)', notebook?.pageFirstOutputMs?.median, (v) => v <= 3000],
     ["notebook: the chapter's notebook <= 2 s once loaded", notebook?.chapterMs?.median, (v) => v <= 2000],
+    ['site: first numbers <= 1.2 s (100 ms, 10 Mbit/s, cold; median of 3)', site?.firstNumbersMs?.median, (v) => v <= 1200],
+    ['site: <= 12 requests before the first numbers', site?.requests, (v) => v <= 12],
   ].map(([name, value, ok]) => ({ target: name, value, met: value === null || value === undefined ? null : ok(value) }));
 
   // What each time target asks of this machine: the share of its measured peak that the target time means
@@ -363,6 +368,12 @@ async function main() {
       `the chapter's notebook (${notebook.chapterMs?.cells ?? '-'} cells) once loaded: ${range(notebook.chapterMs)}`);
     lines.push('');
   }
+  if (site) {
+    const range = (t) => (t ? `${fmt(t.median, 0)} ms (${fmt(t.min, 0)}-${fmt(t.max, 0)})` : '-');
+    lines.push(`site (dist/site, ${site.network}): first numbers ${range(site.firstNumbersMs)}, ${site.requests} requests, ` +
+      `${site.kilobytes} KB before them; localhost ${range(site.localFirstNumbersMs)}; single file (file://) ${range(site.singleFileFirstNumbersMs)}`);
+    lines.push('');
+  }
   lines.push(`limits: MHA B=1 at 100% of the measured peak takes ${fmt(limits.wasm_mha1_ms_at_peak)} ms in wasm` +
     (limits.native_mha1_ms_at_peak ? `, ${fmt(limits.native_mha1_ms_at_peak)} ms native` : '') + '; the time targets ask for ' +
     `${fmt(limits.wasm_200ms_pct_of_peak, 0)}% of the wasm peak (200 ms)` +
@@ -371,7 +382,7 @@ async function main() {
   console.log(lines.join('\n'));
   const json = { machine, flop: FLOP, peaks: { wasm_gflops: wasmPeakGflops, native_fma_gflops: nativePeakGflops,
     native_muladd_gflops: peaks.nativeMulAdd.length ? median(peaks.nativeMulAdd) : null }, rounds: ROUNDS, results,
-  ratios, targets, limits, calls_us: calls, notebook, notes };
+  ratios, targets, limits, calls_us: calls, notebook, site, notes };
   console.log(JSON.stringify(json));
   const out = option('json', null);
   if (out) writeFileSync(out, `${JSON.stringify(json, null, 1)}\n`);

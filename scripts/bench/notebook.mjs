@@ -1,18 +1,20 @@
 // The notebook's timings (part of `npm run bench`; alone: `node scripts/bench/notebook.mjs [--rounds N]`):
 //   first output  loadNotebook() until the first cell's output, in a fresh Node process each round (cold:
 //                 Pyodide and the core compiled anew; the files come from the local disk);
-//   page          the same in Chromium: the notebook page opened (cold cache, served locally by
-//                 scripts/serve.mjs) with one cell that is run at once, until its output shows; median of rounds;
+//   page          the same in Chromium: the built notebook page (dist/site/notebook.html, cold cache, on the
+//                 local static host, cross-origin isolated) with one cell that is run at once, until its output
+//                 shows; median of rounds;
 //   chapter       the chapter's notebook (the transcription, when it is on this machine) run cell by cell
 //                 after a restart, once Python has loaded; median over rounds in one process.
 // Prints one JSON object on stdout.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { loadNotebook } from '../../notebook/index.js';
 import { readChapterNotebook, transcriptionPath } from '../../tests/notebook/transcription.mjs';
 
-import { startServer } from '../serve.mjs';
+import { startStaticHost } from '../static-host.mjs';
 import { notebookHash } from '../../web/notebook/share.js';
 
 const FIRST_CELL = 'import torch\ntorch.manual_seed(123)\nprint(torch.rand(2, 3))';
@@ -37,10 +39,12 @@ export async function pageFirstOutputMs(rounds = 3) {
   } catch {
     return null;
   }
-  const server = await startServer(0);
+  const site = fileURLToPath(new URL('../../dist/site/', import.meta.url));
+  if (!existsSync(`${site}notebook.html`)) return null; // npm run build:site first
+  const server = await startStaticHost({ folder: site, prefix: '/', headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  const url = `http://localhost:${server.address().port}/notebook${await notebookHash([FIRST_CELL])}`;
+  const url = `http://localhost:${server.address().port}/notebook.html${await notebookHash([FIRST_CELL])}`;
   const times = [];
   try {
     for (let i = 0; i < rounds; i++) {

@@ -1,4 +1,4 @@
-// The bench page (/bench): GPT-2-size MultiHeadAttention timed live and one head's attention map. The times
+// The bench page (bench.html): GPT-2-size MultiHeadAttention timed live and one head's attention map. The times
 // appear and are positive; the map is drawn (a coloured lower triangle, a masked upper one); the weight read
 // by pointing at a cell is the one the same API computes in Node; the keyboard moves the cell; a missing
 // WebAssembly file gives a clear message; axe-core, console errors and a 390 px phone.
@@ -33,7 +33,7 @@ after(async () => {
 
 /** Opens /bench (with a query) and waits until the model is built and the first map drawn. */
 async function openBench(page, query = '?runs=1') {
-  await page.goto(`${env.base}bench${query}`);
+  await page.goto(`${env.base}bench.html${query}`);
   await page.waitForFunction(() => document.documentElement.dataset.ready, undefined, { timeout: 30_000 });
   assert.equal(await page.evaluate(() => document.documentElement.dataset.ready), 'true', 'the page is ready');
 }
@@ -219,8 +219,8 @@ test('no horizontal scroll at 390 px, after a run and with a weight read', async
 
 test('a WebAssembly file that fails to load gives a clear message, not "Loading…" forever', async () => {
   const page = await newPage(env.browser);
-  await page.route(/\/wasm\/dist\/.*\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
-  await page.goto(`${env.base}bench`);
+  await page.route(/\.wasm$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(`${env.base}bench.html`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'error', undefined, { timeout: 30_000 });
   const shown = await page.evaluate(() => ({
     alert: document.querySelector('#status .fatal[role="alert"]')?.textContent ?? '',
@@ -233,15 +233,15 @@ test('a WebAssembly file that fails to load gives a clear message, not "Loading�
   await closePage(page);
 });
 
-test('the teaching page links to /bench and /bench.html links back', async () => {
+test('the teaching page links to bench.html and bench.html links back, on the host’s sub-path', async () => {
   const page = await newPage(env.browser);
   await page.goto(env.base);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
-  await Promise.all([page.waitForURL(/\/bench$/), page.click('a[href="./bench"]')]);
+  await Promise.all([page.waitForURL(`${env.base}bench.html`), page.click('a[href="./bench.html"]')]);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
   await page.goto(`${env.base}bench.html`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
-  await Promise.all([page.waitForURL((url) => url.pathname === '/'), page.click('.bench-footer a[href="./"]')]);
+  await Promise.all([page.waitForURL(env.base), page.click('.bench-footer a[href="./"]')]);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
   assertNoProblems(page);
   await closePage(page);

@@ -1,12 +1,12 @@
-// Shared pieces of the browser tests (not a test file itself): the static server, Debian's Chromium through
-// playwright-core, page helpers that read the testing hooks (data-step, data-tensor, data-values, data-book),
+// Shared pieces of the browser tests (not a test file itself): the built site (dist/site, made by
+// npm run build:site) on a plain static host under a sub-path, Debian's Chromium through playwright-core, page helpers that read the testing hooks (data-step, data-tensor, data-values, data-book),
 // and the reference numbers computed in Node by the same WebAssembly API and web/chapter.js.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-import { startServer } from '../../scripts/serve.mjs';
+import { startStaticHost } from '../../scripts/static-host.mjs';
 import { loadAttention } from '../../wasm/index.js';
 import { computeChapter } from '../../web/chapter.js';
 import { STEPS } from '../../web/steps/index.js';
@@ -33,11 +33,23 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** The server and one browser for a test file; close() stops both. */
+// Where a teacher's site lives on a GitHub Pages-like host: a sub-path, so that any absolute URL would break.
+export const SUB_PATH = '/course/attention/';
+export const site = `${root}dist/site/`;
+// Cross-origin isolated, as a host that can set headers would be (the notebook's in-place Stop needs it);
+// tests of a host without these headers remove them on the way.
+const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
+export function launchChromium() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** The built site on a static host, and one browser, for a test file; close() stops both. */
 export async function setup() {
-  const server = await startServer(0);
-  const base = `http://localhost:${server.address().port}/`;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  assert.ok(existsSync(`${site}index.html`), `${site} is missing: build it with npm run build:site`);
+  const server = await startStaticHost({ folder: site, prefix: SUB_PATH, headers: ISOLATED });
+  const base = `http://localhost:${server.address().port}${SUB_PATH}`;
+  const browser = await launchChromium();
   return {
     server,
     base,
@@ -55,6 +67,12 @@ export async function setup() {
  */
 export async function newPage(browser, { width = 1280, height = 900, contextOptions = {} } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, ...contextOptions });
+  // Every Content-Security-Policy violation is reported as a console error, so any test fails on one.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
   const page = await context.newPage();
   page.problems = [];
   page.on('console', (msg) => {

@@ -1,5 +1,5 @@
-// Loading: a loading state is shown while the WebAssembly is on its way, then numbers; the first step's
-// numbers come quickly; no console errors. And the README's JavaScript example runs in the page as printed.
+// Loading the built site: a loading state is shown while the WebAssembly is on its way, then numbers; the
+// first step's numbers come quickly; no console errors; a missing script is reported on the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -46,7 +46,7 @@ test('a loading state is shown until the WebAssembly arrives, then the numbers',
     release = resolve;
   });
   // hold the WebAssembly binaries (for the page and any worker of it) until the loading state has been seen
-  await page.context().route(/\/wasm\/dist\/.*\.wasm$/, async (route) => {
+  await page.context().route(/\.wasm$/, async (route) => {
     await gate;
     await route.continue();
   });
@@ -95,87 +95,20 @@ test('the first step shows its numbers within 5 s, with no console errors', asyn
   await closePage(page);
 });
 
-test('a page whose module cannot load says so (web/boot.js), on both pages', async () => {
+test('a page whose module cannot load says so (boot.js), on each page', async () => {
   for (const [path, entry, title] of [
-    ['', 'web/main.js', 'The page could not start'],
-    ['bench', 'web/bench.js', 'The benchmark could not start'],
+    ['', 'index', 'The page could not start'],
+    ['bench.html', 'bench', 'The benchmark could not start'],
+    ['notebook.html', 'notebook', 'The notebook could not start'],
   ]) {
     const page = await newPage(env.browser);
-    await page.route(new RegExp(`/${entry}$`), (route) => route.fulfill({ status: 404, body: 'not found' }));
+    // the page's bundled entry (assets/<entry>-<hash>.js) is missing on the host
+    await page.route(new RegExp(`/assets/${entry}-[\\w-]+\\.js$`), (route) => route.fulfill({ status: 404, body: 'not found' }));
     await page.goto(env.base + path, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'error', undefined, { timeout: 10_000 });
     const alert = page.getByRole('alert');
     assert.equal(await alert.getByRole('heading').textContent(), title);
     assert.match(await alert.textContent(), /scripts could not be loaded/);
     await page.close();
-  }
-});
-
-/** The fenced block after an HTML comment marker in README.md. */
-function readmeBlock(marker) {
-  const readme = readFileSync(`${root}README.md`, 'utf8');
-  const match = readme.match(new RegExp(`<!-- ${marker} -->\\s*\`\`\`\\w*\\n([\\s\\S]*?)\`\`\``));
-  assert.ok(match, `README.md has no block after <!-- ${marker} -->`);
-  return match[1];
-}
-
-test("the README's JavaScript example prints the README's output in the page", async () => {
-  const example = readmeBlock('readme-example');
-  const expected = readmeBlock('readme-output');
-  const code = example.replace(/(['"])attention-lab\1/g, "'/wasm/index.js'");
-  assert.notEqual(code, example, "the example imports 'attention-lab'");
-
-  // bypassCSP: the example is injected as an inline module script
-  const page = await newPage(env.browser, { contextOptions: { bypassCSP: true } });
-  await openAt(page, env.base, STEPS[0].id);
-  await page.evaluate(() => {
-    window.__readme = { log: [], done: false, error: null };
-    const log = console.log.bind(console);
-    console.log = (...args) => {
-      window.__readme.log.push(args.map(String).join(' '));
-      log(...args);
-    };
-    window.addEventListener('error', (e) => {
-      window.__readme.error = String(e.error?.stack ?? e.message);
-    });
-  });
-  await page.addScriptTag({ type: 'module', content: `${code}\nwindow.__readme.done = true;\n` });
-  await page.waitForFunction(() => window.__readme.done || window.__readme.error, undefined, { timeout: 15_000 });
-  const run = await page.evaluate(() => window.__readme);
-  assert.equal(run.error, null, `the example threw: ${run.error}`);
-  assert.equal(run.log.map((l) => `${l}\n`).join(''), expected);
-  assertNoProblems(page);
-  await closePage(page);
-});
-
-// Every module the page imports, statically or by import('…') of a literal, from its entry: paths from the
-// checkout's root, as the page's URLs name them (the server maps vendor/katex/ into node_modules).
-function moduleGraph(entry) {
-  const base = new URL(root, 'file:');
-  const seen = new Set();
-  const visit = (url) => {
-    const path = url.href.slice(base.href.length);
-    if (seen.has(path)) return;
-    seen.add(path);
-    if (path.startsWith('vendor/')) return; // KaTeX's single module
-    const source = readFileSync(url, 'utf8');
-    const specs = [
-      ...source.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.{1,2}\/[^']+)'/gms),
-      ...source.matchAll(/\bimport\('(\.{1,2}\/[^']+)'\)/g),
-    ];
-    for (const [, spec] of specs) visit(new URL(spec, url));
-  };
-  visit(new URL(entry, base));
-  return [...seen];
-}
-
-test('both pages preload every module they load, so none waits for the module that imports it', () => {
-  for (const [html, entry, least] of [['web/index.html', 'web/main.js', 50], ['web/bench.html', 'web/bench.js', 4]]) {
-    const text = readFileSync(`${root}${html}`, 'utf8');
-    const preloaded = new Set([...text.matchAll(/<link rel="modulepreload" href="\.\/([^"]+)"/g)].map((m) => m[1]));
-    // the scalar build is fetched only by browsers without WebAssembly SIMD
-    const graph = moduleGraph(entry).filter((path) => path !== 'wasm/dist/attention-scalar.mjs');
-    assert.ok(graph.length > least, `${entry}: the walk found ${graph.length} modules`);
-    assert.deepEqual(graph.filter((path) => !preloaded.has(path)), [], html);
   }
 });

@@ -16,7 +16,7 @@ after(() => env?.close());
 const PYTHON_TIMEOUT = 60_000;
 
 async function openNotebook(page, hash = '') {
-  await page.goto(`${env.base}notebook${hash}`);
+  await page.goto(`${env.base}notebook.html${hash}`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'python', null, { timeout: PYTHON_TIMEOUT });
 }
 

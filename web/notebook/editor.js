@@ -1,5 +1,7 @@
 // The notebook's code editor: CodeMirror 6 with Python, the page's token colours, Shift+Enter / Ctrl+Enter,
-// and the line of a cell's error marked.
+// and the line of a cell's error marked. Each editor lives in a shadow root: there CodeMirror's generated
+// styles go into a constructed stylesheet, which the page's Content-Security-Policy (style-src 'self', no
+// inline <style>) allows, and the page's CSS custom properties still reach it.
 import { basicSetup } from 'codemirror';
 import { EditorView, Decoration, keymap } from '@codemirror/view';
 import { EditorState, Prec, StateEffect, StateField } from '@codemirror/state';
@@ -16,6 +18,19 @@ const highlight = HighlightStyle.define([
   { tag: [tags.definition(tags.variableName), tags.function(tags.definition(tags.variableName)), tags.className],
     color: 'var(--accent)' },
 ]);
+
+// The editor's frame, in the page's colours (CSS variables cross the shadow boundary; selectors do not).
+const frame = EditorView.theme({
+  '&': { fontFamily: 'var(--mono)', fontSize: '0.9rem', background: 'var(--code-bg)', color: 'var(--fg)' },
+  '&.cm-focused': { outline: 'none' },
+  '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--fg)' },
+  '.cm-activeLine': { background: 'color-mix(in srgb, var(--accent-weak) 55%, transparent)' },
+  '.cm-activeLineGutter': { background: 'var(--accent-weak)', color: 'var(--fg)' },
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--fg)' },
+  '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground': { background: 'var(--accent-weak)' },
+  '.cm-gutters': { background: 'var(--code-bg)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
+  '.cm-error-line': { background: 'var(--error-bg)', boxShadow: 'inset 3px 0 0 var(--error-fg)' },
+});
 
 // ------------------------------------------------------------ the failing line, marked in its editor
 const setErrorLine = StateEffect.define();
@@ -35,8 +50,10 @@ const errorLine = StateField.define({
 
 /** An editor in `parent` holding `code`; run / runAndAdvance on Ctrl+Enter / Shift+Enter, changed on edits. */
 export function createEditor(parent, code, { run, runAndAdvance, changed }) {
+  const root = parent.attachShadow({ mode: 'open' });
   return new EditorView({
-    parent,
+    parent: root,
+    root,
     state: EditorState.create({
       doc: code,
       extensions: [
@@ -47,6 +64,7 @@ export function createEditor(parent, code, { run, runAndAdvance, changed }) {
         basicSetup,
         python(),
         syntaxHighlighting(highlight),
+        frame,
         EditorView.lineWrapping,
         errorLine,
         EditorView.updateListener.of((u) => { if (u.docChanged) changed(); }),

@@ -1,0 +1,255 @@
+// The published forms of the page (npm run build:site): dist/site on a plain static host under a sub-path,
+// dist/attention-lab.html opened from file:// with the network off, and the Vite dev server. Checks the
+// request budget before the first numbers, the Content-Security-Policy (present, strict, enforced, never
+// violated), KaTeX's trimmed fonts and the single file's SIMD-only message.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+import {
+  STEPS,
+  SUB_PATH,
+  assertNoProblems,
+  bookSettings,
+  closePage,
+  formatHash,
+  newPage,
+  root,
+  setup,
+  site,
+  stepSelector,
+  waitForStep,
+} from './harness.mjs';
+
+// Requests (the page itself included) the page may make before its first numbers are on screen.
+export const REQUEST_BUDGET = 12;
+const singleFile = `${root}dist/attention-lab.html`;
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+const pages = ['index.html', 'bench.html', 'notebook.html'];
+const read = (file) => readFileSync(`${site}${file}`, 'utf8');
+const policyOf = (html) => html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1] ?? null;
+const directives = (policy) => new Map(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...v]) => [name, v]));
+
+test('dist/site: three pages with relative URLs only, content-hashed assets, no inline script', () => {
+  for (const file of pages) {
+    const html = read(file);
+    const urls = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
+    assert.ok(urls.length > 2, `${file}: ${urls.length} URLs`);
+    // a leading "/" would point at the host's root, not the site's sub-path
+    assert.deepEqual(urls.filter((u) => u.startsWith('/') || /^[a-z]+:/i.test(u)), [], `${file}: absolute URLs`);
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    assert.ok(scripts.length >= 2);
+    for (const [, attributes, body] of scripts) {
+      assert.match(attributes, /\bsrc="/, `${file}: a script without src`);
+      assert.equal(body.trim(), '', `${file}: inline script code`);
+    }
+    assert.doesNotMatch(html, /<style\b|\sstyle="|\son[a-z]+="/, `${file}: inline style or event handler`);
+  }
+  const assets = readdirSync(`${site}assets`);
+  const named = (pattern) => assets.filter((f) => pattern.test(f));
+  assert.equal(named(/^attention-simd-[\w-]{8}\.wasm$/).length, 1, 'the SIMD build, hashed');
+  assert.equal(named(/^attention-scalar-[\w-]{8}\.wasm$/).length, 1, 'the scalar build, hashed');
+  assert.ok(named(/^KaTeX_Main-Regular-[\w-]{8}\.woff2$/).length === 1, "KaTeX's main font, hashed");
+  assert.deepEqual(named(/\.(woff|ttf)$/), [], 'woff2 only');
+  assert.deepEqual(assets.filter((f) => !/-[\w-]{8}\.\w+$/.test(f)), [], 'every asset named by its content');
+  for (const file of ['pyodide.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip']) assert.ok(existsSync(`${site}pyodide/${file}`), file);
+});
+
+test('dist/site: each page carries a strict Content-Security-Policy', () => {
+  for (const file of pages) {
+    const policy = policyOf(read(file));
+    assert.ok(policy, `${file}: no CSP meta`);
+    const d = directives(policy);
+    assert.deepEqual(d.get('default-src'), ["'self'"], file);
+    assert.deepEqual(d.get('script-src'), ["'self'", "'wasm-unsafe-eval'"], file);
+    assert.deepEqual(d.get('style-src'), ["'self'"], file);
+    assert.deepEqual(d.get('object-src'), ["'none'"], file);
+    assert.doesNotMatch(policy, /unsafe-inline|'unsafe-eval'|data:|\*|https?:/, file);
+    // the policy must come before anything it governs
+    const html = read(file);
+    assert.ok(html.indexOf('Content-Security-Policy') < html.indexOf('<script'), `${file}: the policy comes after a script`);
+  }
+});
+
+test('the policy is enforced: code injected inline does not run and is reported', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(env.base);
+  await waitForStep(page, STEPS[0].id);
+  const outcome = await page.evaluate(async () => {
+    const reports = [];
+    document.addEventListener('securitypolicyviolation', (e) => reports.push(e.violatedDirective));
+    const script = document.createElement('script');
+    script.textContent = 'window.__injected = true;';
+    document.head.append(script);
+    await new Promise((r) => setTimeout(r, 100));
+    return { ran: window.__injected === true, reports };
+  });
+  assert.equal(outcome.ran, false, 'an inline script ran');
+  assert.ok(outcome.reports.some((d) => d.startsWith('script-src')), `no violation reported: ${outcome.reports}`);
+  await closePage(page);
+});
+
+/** Requests made before the first numbers (the document and every resource started before the mark). */
+function requestsBeforeNumbers() {
+  const mark = performance.getEntriesByName('page:first-step')[0];
+  if (!mark) return null;
+  const resources = performance.getEntriesByType('resource').filter((r) => r.startTime <= mark.startTime);
+  return { count: 1 + resources.length, names: resources.map((r) => new URL(r.name).pathname.split('/').pop()), at: mark.startTime };
+}
+
+test(`cold cache: at most ${REQUEST_BUDGET} requests before the first numbers, one WebAssembly build fetched`, async () => {
+  const page = await newPage(env.browser); // a new context: an empty cache
+  await page.goto(env.base);
+  await waitForStep(page, STEPS[0].id);
+  const seen = await page.evaluate(requestsBeforeNumbers);
+  console.log(`${seen.count} requests before the first numbers (${Math.round(seen.at)} ms on localhost): ${seen.names.join(', ')}`);
+  assert.ok(seen.count <= REQUEST_BUDGET, `${seen.count} requests: ${seen.names.join(', ')}`);
+  await page.waitForTimeout(300);
+  const wasm = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name).filter((n) => n.endsWith('.wasm')));
+  assert.equal(wasm.length, 1, `WebAssembly files fetched: ${wasm}`);
+  assert.match(wasm[0], /attention-simd-/);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+/** Typeset glyphs whose KaTeX face (family, weight, style) the page's stylesheet does not declare. */
+function missingFaces() {
+  const declared = new Set([...document.fonts].map((f) => `${f.family.replace(/"/g, '')}|${f.weight}|${f.style}`));
+  const missing = new Set();
+  let glyphs = 0;
+  for (const el of document.querySelectorAll('.katex-html *')) {
+    if (![...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim())) continue;
+    const style = getComputedStyle(el);
+    const family = style.fontFamily.split(',')[0].trim().replace(/"/g, '');
+    if (!family.startsWith('KaTeX_')) continue;
+    glyphs++;
+    const key = `${family}|${style.fontWeight === '400' ? '400' : style.fontWeight}|${style.fontStyle}`;
+    if (!declared.has(key)) missing.add(key);
+  }
+  return { glyphs, missing: [...missing] };
+}
+
+test("every formula's glyphs have their KaTeX face in the trimmed stylesheet, wide and narrow", async () => {
+  for (const width of [1280, 390]) {
+    const page = await newPage(env.browser, { width, height: 900 });
+    await page.goto(env.base + formatHash(STEPS[0].id, bookSettings()));
+    await waitForStep(page, STEPS[0].id);
+    let glyphs = 0;
+    const missing = new Set();
+    for (const step of STEPS) {
+      await page.evaluate((hash) => (location.hash = hash), formatHash(step.id, bookSettings()));
+      await waitForStep(page, step.id);
+      if (step.formula) await page.locator(`${stepSelector(step.id)} .katex`).first().waitFor();
+      const seen = await page.evaluate(missingFaces);
+      glyphs += seen.glyphs;
+      for (const m of seen.missing) missing.add(`${m} (${step.id})`);
+    }
+    assert.ok(glyphs > 100, `only ${glyphs} glyphs checked at ${width} px`);
+    assert.deepEqual([...missing], [], `faces missing at ${width} px`);
+    assertNoProblems(page);
+    await closePage(page);
+  }
+});
+
+test('dist/attention-lab.html: one file, its script and styles allowed by hash', () => {
+  const html = readFileSync(singleFile, 'utf8');
+  const markup = html.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/g, '');
+  const urls = [...markup.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
+  // the only links to other files are the bench and notebook pages', which this edition hides
+  assert.deepEqual(urls.filter((u) => !u.startsWith('data:') && !u.startsWith('#')), ['./bench.html', './notebook.html']);
+  assert.match(html, /<html lang="en" data-edition="single-file">/);
+  const d = directives(policyOf(html));
+  assert.deepEqual(d.get('default-src'), ["'none'"]);
+  const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)];
+  assert.equal(d.get('script-src').filter((s) => s.startsWith("'sha256-")).length, scripts.length, 'one hash per script');
+  assert.ok(d.get('script-src').includes("'wasm-unsafe-eval'"));
+  assert.doesNotMatch(policyOf(html), /unsafe-inline|'unsafe-eval'|'self'/);
+  assert.match(html, /data:application\/wasm;base64,/, 'the SIMD build is inlined');
+  assert.equal(html.match(/data:application\/wasm;base64,/g).length, 1, 'only the SIMD build');
+});
+
+test('dist/attention-lab.html from file:// with the network off: numbers, formulas, steps, no error', async () => {
+  const page = await newPage(env.browser, { contextOptions: { offline: true } });
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(`file://${singleFile}`);
+  await waitForStep(page, STEPS[0].id);
+  for (const step of STEPS.slice(1, 5)) {
+    await page.click('#next');
+    await waitForStep(page, step.id);
+  }
+  await page.locator(`${stepSelector(STEPS[4].id)} .katex`).first().waitFor();
+  assert.equal(await page.locator('.needs-site').first().isVisible(), false, 'the bench and notebook links are hidden');
+  const elsewhere = requests.filter((u) => !u.startsWith(`file://${singleFile}`) && !u.startsWith('data:'));
+  assert.deepEqual(elsewhere, [], 'requests for other files');
+  await page.screenshot({ path: `${root}test-results/single-file.png` });
+  await page.waitForTimeout(300);
+  assertNoProblems(page, 'the single file');
+  await closePage(page);
+});
+
+test('dist/attention-lab.html in a browser without WebAssembly SIMD says what to do instead', async () => {
+  const page = await newPage(env.browser, { contextOptions: { offline: true } });
+  // as an engine without SIMD would: the page's SIMD probe does not validate
+  await page.addInitScript(() => {
+    const validate = WebAssembly.validate;
+    WebAssembly.validate = (bytes) => (bytes.length < 40 ? false : validate(bytes));
+  });
+  await page.goto(`file://${singleFile}`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'error', undefined, { timeout: 15_000 });
+  const alert = await page.getByRole('alert').textContent();
+  assert.match(alert, /no WebAssembly SIMD/);
+  assert.match(alert, /published site/);
+  await closePage(page);
+});
+
+test('the Vite dev server serves the page from the sources, and the README example runs in it', async () => {
+  const { createServer } = await import('vite');
+  const server = await createServer({ configFile: `${root}vite.config.js`, logLevel: 'silent', server: { port: 0, strictPort: false } });
+  await server.listen();
+  try {
+    const base = server.resolvedUrls.local[0];
+    const page = await newPage(env.browser);
+    await page.goto(base);
+    await waitForStep(page, STEPS[0].id, 60_000);
+    // The README's example, with the package name pointing at the module in this checkout.
+    const readme = readFileSync(`${root}README.md`, 'utf8');
+    const block = (marker) => readme.match(new RegExp(`<!-- ${marker} -->\\s*\`\`\`\\w*\\n([\\s\\S]*?)\`\`\``))?.[1];
+    const example = block('readme-example');
+    assert.ok(example && block('readme-output'), 'README.md marks its example and its output');
+    const code = example.replace(/(['"])attention-lab\1/g, `'/@fs${root}wasm/index.js'`);
+    assert.notEqual(code, example, "the example imports 'attention-lab'");
+    await page.evaluate(() => {
+      window.__readme = { log: [], done: false, error: null };
+      const log = console.log.bind(console);
+      console.log = (...args) => {
+        window.__readme.log.push(args.map(String).join(' '));
+        log(...args);
+      };
+      window.addEventListener('error', (e) => (window.__readme.error = String(e.error?.stack ?? e.message)));
+    });
+    await page.addScriptTag({ type: 'module', content: `${code}\nwindow.__readme.done = true;\n` });
+    await page.waitForFunction(() => window.__readme.done || window.__readme.error, undefined, { timeout: 30_000 });
+    const run = await page.evaluate(() => window.__readme);
+    assert.equal(run.error, null, `the example threw: ${run.error}`);
+    assert.equal(run.log.map((l) => `${l}\n`).join(''), block('readme-output'));
+    assertNoProblems(page);
+    await closePage(page);
+  } finally {
+    await server.close();
+  }
+});
+
+test('the host really is under a sub-path: its root has nothing', async () => {
+  const response = await fetch(new URL('/', env.base));
+  assert.equal(response.status, 404);
+  assert.ok(env.base.endsWith(SUB_PATH));
+});
