@@ -149,10 +149,29 @@ function hashedPolicy() {
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 const port = Number(process.env.PORT ?? 8080);
 
+// Readable names in dist/site/assets: the notebook's Python files keep their folders (two are __init__.py),
+// the notebook worker's chunks go to assets/worker/, the pages' shared chunk and stylesheet are "common".
+const pythonFolder = here('notebook/python/');
+function assetName(asset) {
+  const source = asset.originalFileNames?.[0] ? here(`web/${asset.originalFileNames[0]}`) : ''; // relative to root
+  if (source.startsWith(pythonFolder)) {
+    const folder = source.slice(pythonFolder.length).replace(/[^/]*$/, '');
+    return `assets/python/${folder}[name]-[hash][extname]`;
+  }
+  if (asset.names?.[0] === 'preload-helper.css') return 'assets/common-[hash][extname]';
+  return 'assets/[name]-[hash][extname]';
+}
+const chunkName = (chunk) => (chunk.name === 'preload-helper' ? 'assets/common-[hash].js' : 'assets/[name]-[hash].js');
+const workerNames = {
+  entryFileNames: 'assets/worker/[name]-[hash].js',
+  chunkFileNames: 'assets/worker/[name]-[hash].js',
+  assetFileNames: assetName,
+};
+
 const shared = {
   root: here('web'),
   base: './',
-  worker: { format: 'es' },
+  worker: { format: 'es', rollupOptions: { output: workerNames } },
   server: { port, headers: ISOLATED },
   preview: { port, strictPort: true, headers: ISOLATED },
   build: {
@@ -185,6 +204,7 @@ export default defineConfig(({ mode }) =>
           assetsInlineLimit: 0, // every asset a file of the site's own origin (the policy allows no data: URLs)
           rollupOptions: {
             input: { index: here('web/index.html'), bench: here('web/bench.html'), notebook: here('web/notebook.html') },
+            output: { chunkFileNames: chunkName, assetFileNames: assetName },
           },
         },
       },

@@ -53,7 +53,7 @@ test('dist/site: three pages with relative URLs only, content-hashed assets, no 
     }
     assert.doesNotMatch(html, /<style\b|\sstyle="|\son[a-z]+="/, `${file}: inline style or event handler`);
   }
-  const assets = readdirSync(`${site}assets`);
+  const assets = readdirSync(`${site}assets`, { recursive: true }).filter((f) => /\.\w+$/.test(f)).map((f) => f.split('/').pop());
   const named = (pattern) => assets.filter((f) => pattern.test(f));
   assert.equal(named(/^attention-simd-[\w-]{8}\.wasm$/).length, 1, 'the SIMD build, hashed');
   assert.equal(named(/^attention-scalar-[\w-]{8}\.wasm$/).length, 1, 'the scalar build, hashed');
