@@ -2,7 +2,7 @@
 // the results computed from them) in step with the URL hash, and redraws the step, the contents and the
 // settings panel from it. Every number on the page comes from computeChapter(torch, settings).
 import { parseHash, formatHash, isBook, bookSettings, encodeSettings, BOOK } from './state.js';
-import { renderStep } from './render/step.js';
+import { renderStep, fitLedes } from './render/step.js';
 import { renderToc } from './render/toc.js';
 import { renderSettings, readSettings, validateSettings, CONTROLS } from './render/settings.js';
 import { installTakeApart } from './render/takeapart.js';
@@ -37,6 +37,11 @@ const state = {
   linkNotice: null,
   openBooks: new Set(),
 };
+
+// One history entry per settings edit: its first keystroke pushes an entry, the next ones (until the field
+// is left or the choice made, the 'change' event) replace it. So Back undoes a whole edit, and Previous /
+// Next move between steps with the settings as they are.
+let editing = false;
 
 let torch = null;
 let STEPS = [];
@@ -124,7 +129,9 @@ function fromLocation({ initial = false } = {}) {
   const stepChanged = id !== state.step;
   if (!sameSettings) {
     const { settings, notice } = fromLink(parsed.settings);
-    state.linkNotice = notice;
+    // Back / Forward (or a pasted link) brought other settings: say so, never change numbers silently.
+    state.linkNotice = notice ?? (initial ? null : 'These are the settings of this point in the page’s history: Back and Forward undo and redo settings changes as well as steps.');
+    editing = false;
     let outcome = compute(settings);
     if (outcome.error) {
       state.computeError = outcome.error;
@@ -198,6 +205,7 @@ function render({ writeForm }) {
     );
   }
   els.step.replaceChildren(article);
+  fitLedes(els.step);
   makeScrollersReachable();
 
   renderToc(els.toc, { steps: STEPS, current: step.id, settings: state.settings });
@@ -267,7 +275,7 @@ function wireEvents() {
   let resizeTimer = 0;
   window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(makeScrollersReachable, 150);
+    resizeTimer = setTimeout(() => (fitLedes(els.step), makeScrollersReachable()), 150);
   });
 
   els.prev.addEventListener('click', () => move(-1));
@@ -329,14 +337,16 @@ function move(delta, { focusHeading = false } = {}) {
   return true;
 }
 
-function onSettingsInput() {
+function onSettingsInput(event) {
   const { settings, errors } = readSettings(els.settings);
   const hadErrors = Object.keys(state.formErrors).length > 0;
   state.formErrors = errors;
+  const committed = event?.type === 'change';
   if (Object.keys(errors).length === 0) {
     // 'input' and 'change' both arrive for one edit: compute once per new set of settings.
     const unchanged = !state.computeError && encodeSettings(settings).toString() === encodeSettings(state.settings).toString();
     if (unchanged) {
+      if (committed) editing = false;
       if (hadErrors) render({ writeForm: false });
       return;
     }
@@ -348,10 +358,43 @@ function onSettingsInput() {
       state.results = outcome.results;
       state.computeError = null;
       state.linkNotice = null;
-      history.replaceState(null, '', formatHash(state.step, settings));
+      const hash = formatHash(state.step, settings);
+      if (editing) history.replaceState(null, '', hash);
+      else history.pushState(null, '', hash);
+      editing = !committed;
     }
+  } else if (committed) {
+    editing = false;
   }
+  const before = shownValues();
   render({ writeForm: false });
+  showUpdated(before);
+}
+
+/** The values of the step's tensors as shown: name -> data-values text. */
+function shownValues() {
+  return new Map([...els.step.querySelectorAll('[data-tensor]')].map((el) => [el.dataset.tensor, el.dataset.values]));
+}
+
+/**
+ * After an edit: the tensors whose numbers changed are briefly marked; where the settings sit beside the step
+ * (a wide screen), the first of them is scrolled into view if it is not in view already.
+ */
+function showUpdated(before) {
+  const changed = [...els.step.querySelectorAll('[data-tensor]')].filter(
+    (el) => before.has(el.dataset.tensor) && before.get(el.dataset.tensor) !== el.dataset.values,
+  );
+  for (const el of changed) {
+    el.classList.remove('is-updated');
+    void el.offsetWidth; // restart the animation
+    el.classList.add('is-updated');
+  }
+  const first = changed.find((el) => el.getClientRects().length > 0);
+  if (!first) return;
+  const besideStep = els.settings.getBoundingClientRect().left >= els.step.getBoundingClientRect().right;
+  const rect = first.getBoundingClientRect();
+  const bottom = els.prev.closest('.step-nav')?.getBoundingClientRect().top ?? innerHeight;
+  if (besideStep && (rect.top > bottom - 80 || rect.bottom < 0)) first.scrollIntoView({ block: 'nearest', behavior: motion() });
 }
 
 function resetToBook() {
@@ -360,7 +403,8 @@ function resetToBook() {
   state.formErrors = {};
   state.computeError = null;
   state.linkNotice = null;
-  history.replaceState(null, '', formatHash(state.step, state.settings));
+  editing = false;
+  history.pushState(null, '', formatHash(state.step, state.settings));
   render({ writeForm: true });
   announce('Settings reset to the book’s.');
 }

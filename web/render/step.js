@@ -65,12 +65,10 @@ export function renderStep(step, view) {
     ),
   );
 
-  const prose = [step.prose ?? []].flat();
-  if (prose.length) append(article, h('div', { class: 'prose' }, ...prose.map((p) => h('p', {}, ...inlineCode(p)))));
-  append(article, renderFormula(step.formula, view.katex));
-  append(article, renderCode(codeWithSettings(step.code ?? [], settings), step.highlight));
-  append(article, notebookLink(step, settings, script));
-  if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
+  // The step's first paragraph, then at once its numbers (on the first screen, even on a phone), then how
+  // they are made (formula, code) and the rest of the explanation.
+  const [lede, ...more] = [step.prose ?? []].flat().map((p) => h('p', {}, ...inlineCode(p)));
+  if (lede) append(article, renderLede(lede));
 
   const shown = (step.show ?? []).map((name) => results[name] ?? { missing: name });
   if (shown.length) {
@@ -116,6 +114,7 @@ export function renderStep(step, view) {
       ),
     );
   }
+  if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
   if (step.view === 'context') append(article, renderContext(settings, contextResult(step, results)));
 
   if (typeof step.note === 'function') {
@@ -127,6 +126,12 @@ export function renderStep(step, view) {
     }
     if (note) append(article, h('p', { class: 'step-note' }, h('span', { class: 'note-icon', 'aria-hidden': 'true' }, 'i'), h('span', {}, ...inlineCode(note))));
   }
+
+
+  append(article, renderFormula(step.formula, view.katex));
+  append(article, renderCode(codeWithSettings(step.code ?? [], settings), step.highlight));
+  if (more.length) append(article, h('div', { class: 'prose' }, ...more));
+  append(article, notebookLink(step, settings, script));
 
   const controls = (Array.isArray(step.controls) ? step.controls : []).filter((k) => CONTROLS[k]);
   if (controls.length) {
@@ -140,6 +145,28 @@ export function renderStep(step, view) {
   }
 
   return article;
+}
+
+// On a narrow screen the first paragraph shows its first lines (styles.css) so that the numbers come on the
+// first screen; "Read more" unfolds it. fitLedes() shows the button only where the text is really cut.
+function renderLede(paragraph) {
+  const box = h('div', { class: 'prose lede' }, paragraph);
+  const toggle = h('button', { type: 'button', class: 'button quiet small lede-toggle', 'aria-expanded': 'false' }, 'Read more');
+  toggle.addEventListener('click', () => {
+    const open = box.classList.toggle('is-open');
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? 'Show less' : 'Read more';
+  });
+  box.append(toggle);
+  return box;
+}
+
+/** Marks the ledes under `root` whose text the narrow layout cuts (call once they are in the page). */
+export function fitLedes(root) {
+  for (const box of root.querySelectorAll('.lede')) {
+    const p = box.querySelector('p');
+    box.classList.toggle('is-folded', box.classList.contains('is-open') || p.scrollHeight > p.clientHeight + 1);
+  }
 }
 
 /** [a, b, c] -> [a, ', ', b, ' or ', c] */

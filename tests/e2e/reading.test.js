@@ -1,0 +1,132 @@
+// The page as a learner reads it: every step's first result on the first screen (1280 x 800 and a 390 x 844
+// phone, where the first paragraph folds), an edit's changed numbers marked and brought into view, and the
+// browser history: one entry per settings edit, Back undoes it (and says so), Previous keeps the settings.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+
+import {
+  STEPS,
+  assertNoProblems,
+  bookSettings,
+  closePage,
+  controlValue,
+  formatHash,
+  newPage,
+  openAt,
+  setup,
+  stepSelector,
+  waitForStep,
+  waitForValuesChange,
+} from './harness.mjs';
+import { parseHash } from '../../web/state.js';
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+/** How much of the step's first shown tensor is on screen above the sticky step bar, in px. */
+function firstResultOnScreen(sel) {
+  const tensor = [...document.querySelectorAll(`${sel} [data-tensor]`)].find((el) => el.getClientRects().length > 0);
+  if (!tensor) return null;
+  const bar = document.querySelector('.step-nav').getBoundingClientRect().top;
+  const r = tensor.getBoundingClientRect();
+  return { visible: Math.min(r.bottom, bar) - Math.max(r.top, 0), height: r.height, top: r.top };
+}
+
+for (const [width, height] of [[1280, 800], [390, 844]]) {
+  test(`every step's first result is on the first screen at ${width} x ${height}`, async () => {
+    const page = await newPage(env.browser, { width, height });
+    await openAt(page, env.base, STEPS[0].id);
+    const off = [];
+    for (const step of STEPS) {
+      await page.evaluate((hash) => (location.hash = hash), formatHash(step.id, bookSettings()));
+      await waitForStep(page, step.id);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const seen = await page.evaluate(firstResultOnScreen, stepSelector(step.id));
+      // at least 120 px of it (or all of it, if it is smaller), without scrolling
+      if (!seen || seen.visible < Math.min(120, seen.height)) off.push(`${step.id}: ${JSON.stringify(seen)}`);
+    }
+    assert.deepEqual(off, []);
+    assertNoProblems(page);
+    await closePage(page);
+  });
+}
+
+test('at 390 px the first paragraph folds behind "Read more", which unfolds it', async () => {
+  const page = await newPage(env.browser, { width: 390, height: 844 });
+  await openAt(page, env.base, 'causal-attention');
+  const lede = page.locator(`${stepSelector('causal-attention')} .lede`);
+  const toggle = lede.locator('.lede-toggle');
+  assert.equal(await toggle.isVisible(), true);
+  const folded = await lede.locator('p').evaluate((p) => p.getBoundingClientRect().height);
+  await toggle.click();
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+  const open = await lede.locator('p').evaluate((p) => ({ height: p.getBoundingClientRect().height, cut: p.scrollHeight > p.clientHeight + 1 }));
+  assert.ok(open.height > folded && !open.cut, `unfolded: ${JSON.stringify(open)}, folded ${folded}`);
+  // wide screens show the whole paragraph and no button
+  const wide = await newPage(env.browser, { width: 1280, height: 800 });
+  await openAt(wide, env.base, 'causal-attention');
+  assert.equal(await wide.locator(`${stepSelector('causal-attention')} .lede-toggle`).isVisible(), false);
+  assertNoProblems(page);
+  await closePage(page);
+  await closePage(wide);
+});
+
+test('an edit marks the tensors it changed and brings the first into view (wide screen)', async () => {
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  const id = 'self-attention-v2';
+  await openAt(page, env.base, id);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)); // the result is out of view
+  const name = await page.locator(`${stepSelector(id)} [data-tensor]`).first().getAttribute('data-tensor');
+  const before = await page.locator(`${stepSelector(id)} [data-tensor="${name}"]`).first().getAttribute('data-values');
+  await page.fill('#seedV2', '7');
+  await page.locator('#seedV2').press('Tab');
+  await waitForValuesChange(page, id, name, before);
+  const tensor = page.locator(`${stepSelector(id)} [data-tensor="${name}"]`).first();
+  assert.match(await tensor.getAttribute('class'), /\bis-updated\b/);
+  await page.waitForTimeout(800); // the scroll, smooth where motion is allowed
+  const seen = await page.evaluate(firstResultOnScreen, stepSelector(id));
+  assert.ok(seen.visible > 0, `the changed result is not in view: ${JSON.stringify(seen)}`);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+const seedOf = (page) => parseHash(new URL(page.url()).hash).settings.seed;
+const stepOf = (page) => parseHash(new URL(page.url()).hash).step;
+
+test('history: a settings edit is one entry; Back undoes it and says so; Previous keeps the settings', async () => {
+  const page = await newPage(env.browser);
+  const [first, second] = [STEPS[10], STEPS[11]];
+  await openAt(page, env.base, first.id);
+  await page.click('#next');
+  await waitForStep(page, second.id);
+  const entries = await page.evaluate(() => history.length);
+
+  // typing "4", "5" into the seed: two recomputations, one history entry
+  await page.locator('#seed').click();
+  await page.locator('#seed').press('Control+A');
+  await page.locator('#seed').pressSequentially('45');
+  await page.locator('#seed').press('Tab');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('seed') === '45');
+  assert.equal(await page.evaluate(() => history.length), entries + 1, 'one entry for the whole edit');
+
+  await page.goBack();
+  await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).has('seed'));
+  assert.equal(stepOf(page), second.id, 'Back undid the edit, on the same step');
+  assert.equal(await controlValue(page, '#seed'), '123');
+  assert.match(await page.locator('#notices').textContent(), /history/, 'the page says the settings came from the history');
+
+  await page.goForward();
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('seed') === '45');
+  assert.equal(await controlValue(page, '#seed'), '45');
+
+  await page.click('#prev');
+  await waitForStep(page, first.id);
+  assert.equal(seedOf(page), 45, 'Previous keeps the current settings');
+  assertNoProblems(page);
+  await closePage(page);
+});
