@@ -217,6 +217,10 @@ function render({ writeForm }) {
     changed: changedKeys(state.settings),
     computeError: state.computeError,
     relevant: Array.isArray(step.controls) ? step.controls : [],
+    bookMarks: {
+      match: article.querySelectorAll('[data-book="match"]').length,
+      differs: article.querySelectorAll('[data-book="differs"]').length,
+    },
   });
   renderNotices();
   renderNav(index);

@@ -130,3 +130,30 @@ test('history: a settings edit is one entry; Back undoes it and says so; Previou
   assertNoProblems(page);
   await closePage(page);
 });
+
+test('the settings status agrees with the book marks: words alone change no number, a seed does', async () => {
+  const page = await newPage(env.browser);
+  const id = 'self-attention-v2';
+  await openAt(page, env.base, id);
+  const marks = () => page.evaluate((sel) => [...document.querySelectorAll(`${sel} [data-book]`)].map((el) => el.dataset.book), stepSelector(id));
+  const status = () => page.locator('#settings-status').textContent();
+
+  await page.fill('#token-0', 'Our');
+  await page.locator('#token-0').press('Tab');
+  await page.waitForFunction(() => /Changed from the book: words/.test(document.getElementById('settings-status').textContent));
+  const afterWords = await marks();
+  assert.ok(afterWords.length > 0 && afterWords.every((m) => m === 'match'), `marks after a word: ${afterWords}`);
+  assert.match(await status(), /still match/);
+  assert.doesNotMatch(await status(), /differ/);
+
+  await page.fill('#seedV2', '7');
+  await page.locator('#seedV2').press('Tab');
+  await page.waitForFunction(() => /seed/.test(document.getElementById('settings-status').textContent));
+  const afterSeed = await marks();
+  const differs = afterSeed.filter((m) => m === 'differs').length;
+  assert.ok(differs > 0, `marks after the seed: ${afterSeed}`);
+  const text = await status();
+  assert.ok(text.includes(`${differs === afterSeed.length ? `all ${differs}` : `${differs} of the ${afterSeed.length}`}`) || (afterSeed.length === 1 && /differs/.test(text)), text);
+  assertNoProblems(page);
+  await closePage(page);
+});

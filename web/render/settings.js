@@ -164,10 +164,20 @@ function build(container) {
   return form;
 }
 
+/** What the step's book marks say, in words, so that the status never contradicts them. */
+function onThisStep(marks) {
+  const { match = 0, differs = 0 } = marks ?? {};
+  if (match + differs === 0) return 'This step shows nothing the book prints.';
+  if (differs === 0) return `On this step, ${match === 1 ? 'the result the book prints still matches it' : `all ${match} results the book prints still match it`}.`;
+  if (match === 0) return `On this step, ${differs === 1 ? 'the result the book prints differs' : `all ${differs} results the book prints differ`} from it.`;
+  return `On this step, ${differs} of the ${match + differs} results the book prints differ from it.`;
+}
+
 /**
  * @param {HTMLElement} container
  * @param {{ settings: object, writeValues: boolean, errors: object, isBook: boolean, changed: string[],
- *           computeError: string | null, relevant: string[] }} view   relevant: the step's `controls`
+ *           computeError: string | null, relevant: string[], bookMarks?: { match: number, differs: number } }} view
+ *        relevant: the step's `controls`; bookMarks: how many of the step's results match the book's printout
  */
 export function renderSettings(container, view) {
   const form = container.querySelector('form.settings-form') ?? build(container);
@@ -229,6 +239,6 @@ export function renderSettings(container, view) {
       ? `These settings could not be computed: ${view.computeError} The page keeps the last numbers that worked.`
       : view.isBook
         ? 'The book’s settings: every number should match what the book prints.'
-        : `Changed from the book: ${view.changed.join(', ')}. Numbers that depend on them will differ from the book.`;
+        : `Changed from the book: ${view.changed.join(', ')}. ${onThisStep(view.bookMarks)}`;
   if (status.textContent !== text) status.textContent = text; // a live region: speak only on change
 }
