@@ -157,3 +157,38 @@ test('the settings status agrees with the book marks: words alone change no numb
   assertNoProblems(page);
   await closePage(page);
 });
+
+/** Labels of the step's tables that wrap onto a second line, and code lines that nothing lets one read. */
+function crampedParts(sel) {
+  const step = document.querySelector(sel);
+  const wrapped = [...step.querySelectorAll('.matrix th')]
+    .filter((th) => th.getClientRects().length > 0 && th.textContent.trim())
+    .map((th) => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      // one box per line of text (the rects of one line share their top)
+      return { text: th.textContent.trim(), lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+    })
+    .filter((label) => label.lines > 1)
+    .map((label) => `label "${label.text}" on ${label.lines} lines`);
+  const cut = [...step.querySelectorAll('pre, .code')]
+    .filter((el) => el.scrollWidth > el.clientWidth + 1 && !['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+    .filter((el) => !el.closest('pre, .code')?.parentElement?.closest('pre, .code'))
+    .map((el) => `code cut: ${el.textContent.trim().slice(0, 40)}`);
+  return [...wrapped, ...cut];
+}
+
+for (const [width, height] of [[1280, 800], [390, 844]]) {
+  test(`at ${width} px table labels stay on one line and code is never cut off`, async () => {
+    const page = await newPage(env.browser, { width, height });
+    await openAt(page, env.base, STEPS[0].id);
+    const found = [];
+    for (const step of STEPS) {
+      await page.evaluate((hash) => (location.hash = hash), formatHash(step.id, bookSettings()));
+      await waitForStep(page, step.id);
+      for (const problem of await page.evaluate(crampedParts, stepSelector(step.id))) found.push(`${step.id}: ${problem}`);
+    }
+    assert.deepEqual(found, []);
+    await closePage(page);
+  });
+}
