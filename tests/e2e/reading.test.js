@@ -192,3 +192,44 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     await closePage(page);
   });
 }
+
+test('multi-head: identical batches drawn once; 16 heads as small maps with one table picked; few heads side by side', async () => {
+  const page = await newPage(env.browser);
+  const settings = { ...bookSettings(), d_out: 16, heads: 16 };
+  const id = 'mha-weights';
+  await openAt(page, env.base, id, settings);
+  const figure = page.locator(`${stepSelector(id)} figure[data-tensor]`).first();
+  const shape = (await figure.getAttribute('data-shape')).split(',').map(Number);
+  assert.deepEqual(shape.slice(0, 2), [2, 16]);
+  assert.match(await figure.locator('.group-note').textContent(), /Batch 1 is the same as batch 0/);
+  const picks = figure.locator('.head-pick');
+  assert.equal(await picks.count(), 16, 'one small map per head, for batch 0 only');
+  const visibleTables = () => figure.locator('table.matrix:visible');
+  assert.equal(await visibleTables().count(), 1);
+  await picks.nth(5).click();
+  assert.equal(await picks.nth(5).getAttribute('aria-pressed'), 'true');
+  assert.equal(await visibleTables().count(), 1);
+  assert.match(await visibleTables().locator('td.cell').first().getAttribute('data-index'), /^0,5,0,0$/);
+  // the picked head's numbers are the tensor's (data-values holds all of them, row-major)
+  const all = JSON.parse(await figure.getAttribute('data-values'));
+  const [, heads, rows, cols] = shape;
+  const shown = await visibleTables().locator('td.cell .num').allTextContents();
+  const expected = all.slice(5 * rows * cols, 6 * rows * cols).map((v) => (typeof v === 'number' ? v : Number(v)));
+  assert.equal(shown.length, expected.length);
+  shown.forEach((text, k) => {
+    const v = Number(text.replace('−', '-').replace('∞', 'Infinity'));
+    assert.ok(Math.abs(v - expected[k]) < 1e-4 || v === expected[k], `cell ${k}: ${text} vs ${expected[k]}`);
+  });
+  assert.equal(heads, 16);
+  await page.screenshot({ path: `${(await import('./harness.mjs')).artifacts}heads-16.png` });
+
+  // the book's settings: the queries split into 2 heads ([2, 2, 6, 1]) fit side by side
+  await openAt(page, env.base, 'mha-split');
+  const split = page.locator(`${stepSelector('mha-split')} [data-tensor="mha_queries_split"]`);
+  const tables = split.locator('.head-row table.matrix');
+  assert.equal(await tables.count(), 2, 'batch 0, heads 0 and 1');
+  const tops = await tables.evaluateAll((ts) => ts.map((t) => Math.round(t.getBoundingClientRect().top)));
+  assert.equal(new Set(tops).size, 1, `heads side by side share a row: ${tops}`);
+  assertNoProblems(page);
+  await closePage(page);
+});

@@ -93,19 +93,82 @@ function heatStyle(scale, v) {
 
 // ---------------------------------------------------------------- tables
 
+// Heads are drawn as full tables side by side while their columns (and row labels) add up to at most this;
+// beyond, a row of small maps (every head's pattern at a glance) picks the one whose table is shown.
+const COLUMNS_SIDE_BY_SIDE = 12;
+// The head each multi-head result shows when its heads do not fit (kept across redraws of the page).
+const chosenHead = new Map();
+
 function renderTensor(result, scale) {
   const shape = result.shape;
   if (shape.length <= 2) {
     return h('div', { class: 'tensor' }, matrixBox(result, scale, [], null));
   }
-  const lead = shape.slice(0, -2);
+  const names = leadNames(shape.length - 2, result.axes);
   const group = h('div', {
     class: 'tensor tensor-group',
     role: 'group',
-    'aria-label': `${result.label ?? result.name}: ${indexTuples(lead).length} matrices of shape ${shapeText(shape.slice(-2))}`,
+    'aria-label': `${result.label ?? result.name}: ${indexTuples(shape.slice(0, -2)).length} matrices of shape ${shapeText(shape.slice(-2))}`,
   });
-  for (const idx of indexTuples(lead)) group.append(matrixBox(result, scale, idx, leadCaption(idx, result.axes)));
+  // The chapter's batches stack one input twice: a batch that repeats batch 0 exactly is not drawn again.
+  const batches = Array.from({ length: shape[0] }, (_, b) => b);
+  const shown = names[0] === 'batch' ? batches.filter((b) => b === 0 || !repeatsBatch0(result, b)) : batches;
+  if (shown.length < batches.length) {
+    const same = batches.filter((b) => !shown.includes(b));
+    group.append(
+      h('p', { class: 'group-note' },
+        `${same.length === 1 ? `Batch ${same[0]} is` : `Batches ${same.join(', ')} are`} the same as batch 0, number for number ` +
+        `(the batch holds the same input ${shape[0]} times), so only batch 0 is drawn.`),
+    );
+  }
+  for (const b of shown) {
+    if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b));
+    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes)));
+  }
   return group;
+}
+
+/** Batch b has batch 0's values and marks. */
+function repeatsBatch0(result, b) {
+  if (JSON.stringify(at(result.values, [b])) !== JSON.stringify(at(result.values, [0]))) return false;
+  return indexTuples(result.shape.slice(1)).every((idx) => safeMark(result, [b, ...idx]) === safeMark(result, [0, ...idx]));
+}
+
+/** One batch's heads: side by side, or (too many to fit) small maps to pick from and the picked head's table. */
+function headRow(result, scale, b) {
+  const [, heads, , cols] = result.shape;
+  const boxes = Array.from({ length: heads }, (_, hd) => matrixBox(result, scale, [b, hd], leadCaption([b, hd], result.axes)));
+  if (heads * (cols + 1) <= COLUMNS_SIDE_BY_SIDE) return h('div', { class: 'head-row' }, ...boxes);
+
+  const picked = Math.min(chosenHead.get(result.name) ?? 0, heads - 1);
+  const picks = Array.from({ length: heads }, (_, hd) =>
+    h('button', { type: 'button', class: 'head-pick', 'aria-pressed': String(hd === picked), 'data-head': String(hd) },
+      miniMap(result, scale, [b, hd]), h('span', {}, `head ${hd}`)),
+  );
+  boxes.forEach((box, hd) => (box.hidden = hd !== picked));
+  const picker = h('div', { class: 'head-picker', role: 'group', 'aria-label': `batch ${b}: ${heads} heads, pick one to see its numbers` }, ...picks);
+  picker.addEventListener('click', (e) => {
+    const pick = e.target instanceof Element ? e.target.closest('.head-pick') : null;
+    if (!pick) return;
+    const hd = Number(pick.dataset.head);
+    chosenHead.set(result.name, hd);
+    picks.forEach((p, i) => p.setAttribute('aria-pressed', String(i === hd)));
+    boxes.forEach((box, i) => (box.hidden = i !== hd));
+  });
+  return h('div', { class: 'head-row is-picked' }, picker, ...boxes);
+}
+
+/** A head's matrix as small coloured squares, on the same colour scale as the tables. */
+function miniMap(result, scale, lead) {
+  const rows = at(result.values, lead);
+  const squares = rows.flatMap((row, i) =>
+    row.map((v, j) => {
+      const mark = safeMark(result, [...lead, i, j]);
+      return h('span', { class: mark === 'masked' ? 'masked' : '', style: mark === 'masked' ? null : heatStyle(scale, v) });
+    }),
+  );
+  const cols = rows[0]?.length ?? 0;
+  return h('span', { class: 'mini', 'aria-hidden': 'true', style: { '--cols': String(cols), '--sq': cols <= 8 && rows.length <= 8 ? '10px' : '6px' } }, ...squares);
 }
 
 /** The names of a tensor's leading axes: its own `axes`, else this chapter's batch (3-D), batch and head (4-D). */
