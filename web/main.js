@@ -113,7 +113,7 @@ function fromLink(settings) {
 
 function changedKeys(settings) {
   const params = encodeSettings(settings);
-  const names = { tokens: 'words', x: 'embeddings', profile: 'random numbers' };
+  const names = { tokens: 'words', x: 'embeddings', profile: 'random numbers', seedV2: 'seed for SelfAttention_v2', p: 'dropout p' };
   return [...params.keys()].map((k) => names[k] ?? k);
 }
 

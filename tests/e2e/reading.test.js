@@ -13,12 +13,14 @@ import {
   formatHash,
   newPage,
   openAt,
+  reference,
   setup,
   stepSelector,
   waitForStep,
   waitForValuesChange,
 } from './harness.mjs';
 import { parseHash } from '../../web/state.js';
+import { bookCells } from '../../web/compare.js';
 
 let env;
 before(async () => {
@@ -230,6 +232,41 @@ test('multi-head: identical batches drawn once; 16 heads as small maps with one 
   assert.equal(await tables.count(), 2, 'batch 0, heads 0 and 1');
   const tops = await tables.evaluateAll((ts) => ts.map((t) => Math.round(t.getBoundingClientRect().top)));
   assert.equal(new Set(tops).size, 1, `heads side by side share a row: ${tops}`);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test("book marks cell by cell: differing cells are marked and counted; the toggle writes the book's numbers in", async () => {
+  const page = await newPage(env.browser);
+  const id = 'self-attention-v2';
+  const settings = { ...bookSettings(), seedV2: 7 };
+  await openAt(page, env.base, id, settings);
+  const computed = await reference(settings);
+  const figures = page.locator(`${stepSelector(id)} figure[data-tensor]`);
+  let checked = 0;
+  for (let f = 0; f < (await figures.count()); f++) {
+    const figure = figures.nth(f);
+    const result = computed[await figure.getAttribute('data-tensor')];
+    const cells = result?.book ? bookCells(result.values, result.book) : null;
+    if (!cells) continue;
+    const differing = cells.filter((c) => !c.matches).length;
+    assert.ok(differing > 0, 'another seed changes these numbers');
+    assert.equal(await figure.locator('td.cell.book-differs').count(), differing);
+    assert.match(await figure.locator('[data-book]').textContent(), new RegExp(`in ${differing} of ${cells.length} cells`));
+    assert.equal(await figure.locator('.book-num').first().isVisible(), false);
+    await figure.locator('.book-toggle').click();
+    const shown = await figure.locator('td.cell .book-num').evaluateAll((els) => els.map((el) => el.lastChild.textContent));
+    assert.deepEqual(shown, cells.map((c) => c.printed.replace(/^-/, '−')));
+    checked++;
+  }
+  assert.ok(checked >= 2, `${checked} results compared`);
+
+  // the book's settings: every cell matches, and the book's numbers stay shown beside the live ones (the
+  // toggles keep their state across edits)
+  await openAt(page, env.base, id);
+  assert.equal(await page.locator(`${stepSelector(id)} td.cell.book-differs`).count(), 0);
+  assert.equal(await page.locator(`${stepSelector(id)} .book-toggle`).first().getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator(`${stepSelector(id)} .book-num`).first().isVisible(), true);
   assertNoProblems(page);
   await closePage(page);
 });

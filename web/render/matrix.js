@@ -1,7 +1,7 @@
 // One result of computeChapter() drawn as a heatmap table (or a group of tables for 3-D/4-D tensors),
 // with its label, shape, marked cells and, when the book printed it, the printed text and a match mark.
 // Pure: result (+ a little context) in, a <figure> out. Cells carry data-index for the take-apart panel.
-import { matchesBook, flatValues } from '../compare.js';
+import { matchesBook, flatValues, bookCells } from '../compare.js';
 import { h, srOnly, fmt, shapeText, at, indexTuples } from './dom.js';
 
 const MARK_TEXT = { masked: 'masked', dropped: 'dropped' };
@@ -28,7 +28,11 @@ export function renderResult(result, ctx) {
       scaleKey(scale),
     ),
   );
-  const body = h('div', { class: 'result-body' }, renderTensor(result, scale), renderBook(result, ctx));
+  // The book's number for every cell (when the printout has one per cell): differing cells are marked, and
+  // a toggle writes the book's numbers into the cells.
+  const book = result.book ? bookCells(result.values, result.book) : null;
+  if (book && ctx.openBooks?.has(`${result.name}:cells`)) fig.classList.add('show-book');
+  const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book), renderBook(result, ctx, book, fig));
   fig.append(body);
   return fig;
 }
@@ -99,10 +103,10 @@ const COLUMNS_SIDE_BY_SIDE = 12;
 // The head each multi-head result shows when its heads do not fit (kept across redraws of the page).
 const chosenHead = new Map();
 
-function renderTensor(result, scale) {
+function renderTensor(result, scale, book) {
   const shape = result.shape;
   if (shape.length <= 2) {
-    return h('div', { class: 'tensor' }, matrixBox(result, scale, [], null));
+    return h('div', { class: 'tensor' }, matrixBox(result, scale, [], null, book));
   }
   const names = leadNames(shape.length - 2, result.axes);
   const group = h('div', {
@@ -122,8 +126,8 @@ function renderTensor(result, scale) {
     );
   }
   for (const b of shown) {
-    if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b));
-    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes)));
+    if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b, book));
+    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes), book));
   }
   return group;
 }
@@ -135,9 +139,9 @@ function repeatsBatch0(result, b) {
 }
 
 /** One batch's heads: side by side, or (too many to fit) small maps to pick from and the picked head's table. */
-function headRow(result, scale, b) {
+function headRow(result, scale, b, book) {
   const [, heads, , cols] = result.shape;
-  const boxes = Array.from({ length: heads }, (_, hd) => matrixBox(result, scale, [b, hd], leadCaption([b, hd], result.axes)));
+  const boxes = Array.from({ length: heads }, (_, hd) => matrixBox(result, scale, [b, hd], leadCaption([b, hd], result.axes), book));
   if (heads * (cols + 1) <= COLUMNS_SIDE_BY_SIDE) return h('div', { class: 'head-row' }, ...boxes);
 
   const picked = Math.min(chosenHead.get(result.name) ?? 0, heads - 1);
@@ -183,7 +187,7 @@ function leadCaption(idx, axes) {
   return { index: `[${idx.join(', ')}]`, meaning: idx.map((i, d) => `${names[d]} ${i}`).join(', ') };
 }
 
-function matrixBox(result, scale, lead, caption) {
+function matrixBox(result, scale, lead, caption, book = null) {
   const shape = result.shape;
   const ndim = shape.length;
   const label = result.label ?? result.name;
@@ -217,17 +221,21 @@ function matrixBox(result, scale, lead, caption) {
     row.forEach((v, j) => {
       const index = ndim === 0 ? [] : ndim === 1 ? [j] : [...lead, i, j];
       const mark = safeMark(result, index);
+      const printed = book?.[index.reduce((flat, k, d) => flat * shape[d] + k, 0)];
+      const differs = printed && !printed.matches;
       const td = h(
         'td',
         {
-          class: `cell${mark ? ` ${mark}` : ''}${Number.isFinite(v) ? '' : ' nonfinite'}`,
+          class: `cell${mark ? ` ${mark}` : ''}${Number.isFinite(v) ? '' : ' nonfinite'}${differs ? ' book-differs' : ''}`,
           tabindex: first ? '0' : '-1',
           'data-index': index.join(','),
           style: mark === 'masked' ? null : heatStyle(scale, v),
         },
         mark === 'dropped' ? h('span', { class: 'glyph', 'aria-hidden': 'true' }, '⊘') : null,
         h('span', { class: 'num' }, fmt(v)),
+        printed ? h('span', { class: 'book-num' }, h('span', { class: 'sr-only' }, 'the book prints '), printed.printed.replace(/^-/, '−')) : null,
         mark ? srOnly(` ${MARK_TEXT[mark] ?? mark}`) : null,
+        differs ? srOnly(' (differs from the book)') : null,
       );
       first = false;
       tr.append(td);
@@ -264,16 +272,17 @@ export function marksIn(result) {
 
 // ---------------------------------------------------------------- the book's printout
 
-function renderBook(result, ctx) {
+function renderBook(result, ctx, cells, figure) {
   if (!result.book) return null;
   const match = matchesBook(result.values, result.book);
   const box = h('div', { class: `book ${match ? 'is-match' : 'is-differs'}` });
+  const differing = cells ? cells.filter((c) => !c.matches).length : null;
   box.append(
     h(
       'p',
       { class: 'book-mark', 'data-book': match ? 'match' : 'differs' },
       h('span', { class: 'book-icon', 'aria-hidden': 'true' }, match ? '✓' : '≠'),
-      h('span', {}, match ? 'Matches the book' : 'Differs from the book'),
+      h('span', {}, match ? 'Matches the book' : differing ? `Differs from the book in ${differing} of ${cells.length} cells` : 'Differs from the book'),
     ),
   );
   if (!match) {
@@ -283,9 +292,21 @@ function renderBook(result, ctx) {
         { class: 'book-why' },
         ctx.isBook
           ? 'With the book’s settings these numbers should match what it prints.'
-          : 'Expected: your settings differ from the book’s.',
+          : `Expected: your settings differ from the book’s.${differing ? ' The cells that differ have a corner mark.' : ''}`,
       ),
     );
+  }
+  if (cells) {
+    const key = `${result.name}:cells`;
+    const on = figure.classList.contains('show-book');
+    const toggle = h('button', { type: 'button', class: 'button quiet small book-toggle', 'aria-pressed': String(on) },
+      'The book’s numbers in the cells');
+    toggle.addEventListener('click', () => {
+      const shown = figure.classList.toggle('show-book');
+      toggle.setAttribute('aria-pressed', String(shown));
+      ctx.onBookToggle?.(key, shown);
+    });
+    box.append(toggle);
   }
   const details = h(
     'details',
