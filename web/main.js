@@ -301,15 +301,28 @@ function wireEvents() {
     navigate(link.dataset.stepLink, { focusHeading: true });
   });
 
-  // "Try it" buttons of a step: take the reader to the setting.
+  // "Try it" buttons of a step: take the reader to the setting (in the drawer, where the settings are one).
   els.step.addEventListener('click', (e) => {
     const chip = e.target instanceof Element ? e.target.closest('button[data-control]') : null;
     const control = chip && CONTROLS[chip.dataset.control];
     const input = control && els.settings.querySelector(`#${control.id}`);
     if (!input) return;
+    if (settingsAreDrawer()) openDrawer(chip, input);
     input.scrollIntoView({ block: 'center', behavior: motion() });
     input.focus({ preventScroll: true });
   });
+
+  $('open-settings').addEventListener('click', (e) => (drawerOpen() ? closeDrawer() : openDrawer(e.currentTarget)));
+  els.settings.addEventListener('click', (e) => {
+    if (e.target instanceof Element && e.target.closest('#close-settings')) closeDrawer();
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && drawerOpen()) {
+      e.preventDefault();
+      closeDrawer();
+    }
+  });
+  matchMedia(DRAWER).addEventListener('change', () => closeDrawer({ restoreFocus: false }));
 
   els.settings.addEventListener('input', onSettingsInput);
   els.settings.addEventListener('change', onSettingsInput);
@@ -323,6 +336,7 @@ function wireEvents() {
     [$('skip'), () => els.step.querySelector('#step-title')],
   ]) {
     button?.addEventListener('click', () => {
+      if (button.id === 'jump-settings' && settingsAreDrawer()) return openDrawer(button);
       const el = target();
       if (!el) return;
       el.setAttribute('tabindex', '-1');
@@ -333,6 +347,35 @@ function wireEvents() {
 }
 
 const motion = () => (window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+
+// ---------------------------------------------------------------- the settings drawer
+
+// Where the layout has no settings column (phones, tablets), the settings open as a drawer over the lower part
+// of the screen, so that the step's numbers stay in sight above it while they are edited (styles.css).
+const DRAWER = '(max-width: 74.99rem)';
+const settingsAreDrawer = () => matchMedia(DRAWER).matches;
+const drawerOpen = () => document.documentElement.classList.contains('settings-open');
+let drawerOpener = null;
+
+function openDrawer(opener, focusTarget = null) {
+  drawerOpener = opener;
+  document.documentElement.classList.add('settings-open');
+  $('open-settings').setAttribute('aria-expanded', 'true');
+  els.settings.setAttribute('role', 'dialog');
+  els.settings.setAttribute('aria-modal', 'false');
+  if (!focusTarget) els.settings.querySelector('#settings-title')?.setAttribute('tabindex', '-1');
+  (focusTarget ?? els.settings.querySelector('#settings-title'))?.focus({ preventScroll: true });
+}
+
+function closeDrawer({ restoreFocus = true } = {}) {
+  if (!drawerOpen()) return;
+  document.documentElement.classList.remove('settings-open');
+  $('open-settings').setAttribute('aria-expanded', 'false');
+  els.settings.removeAttribute('role');
+  els.settings.removeAttribute('aria-modal');
+  if (restoreFocus && drawerOpener?.isConnected) drawerOpener.focus({ preventScroll: true });
+  drawerOpener = null;
+}
 
 function move(delta, { focusHeading = false } = {}) {
   const target = STEPS[stepIndex(state.step) + delta];
@@ -382,7 +425,7 @@ function shownValues() {
 
 /**
  * After an edit: the tensors whose numbers changed are briefly marked; where the settings sit beside the step
- * (a wide screen), the first of them is scrolled into view if it is not in view already.
+ * (a wide screen) or in the open drawer, the first of them is scrolled into view if it is not in view already.
  */
 function showUpdated(before) {
   const changed = [...els.step.querySelectorAll('[data-tensor]')].filter(
@@ -395,8 +438,14 @@ function showUpdated(before) {
   }
   const first = changed.find((el) => el.getClientRects().length > 0);
   if (!first) return;
-  const besideStep = els.settings.getBoundingClientRect().left >= els.step.getBoundingClientRect().right;
   const rect = first.getBoundingClientRect();
+  if (drawerOpen()) {
+    // the drawer covers the lower part: the result goes to the top of the screen, above it
+    const drawerTop = els.settings.getBoundingClientRect().top;
+    if (rect.top < 0 || rect.top > drawerTop - 60) first.scrollIntoView({ block: 'start', behavior: motion() });
+    return;
+  }
+  const besideStep = els.settings.getBoundingClientRect().left >= els.step.getBoundingClientRect().right;
   const bottom = els.prev.closest('.step-nav')?.getBoundingClientRect().top ?? innerHeight;
   if (besideStep && (rect.top > bottom - 80 || rect.bottom < 0)) first.scrollIntoView({ block: 'nearest', behavior: motion() });
 }

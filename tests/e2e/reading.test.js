@@ -14,6 +14,7 @@ import {
   newPage,
   openAt,
   reference,
+  root,
   setup,
   stepSelector,
   waitForStep,
@@ -267,6 +268,48 @@ test("book marks cell by cell: differing cells are marked and counted; the toggl
   assert.equal(await page.locator(`${stepSelector(id)} td.cell.book-differs`).count(), 0);
   assert.equal(await page.locator(`${stepSelector(id)} .book-toggle`).first().getAttribute('aria-pressed'), 'true');
   assert.equal(await page.locator(`${stepSelector(id)} .book-num`).first().isVisible(), true);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('390 px: the settings open as a drawer from the step bar; an edit shows its result above it; Escape closes', async (t) => {
+  const page = await newPage(env.browser, { width: 390, height: 844, contextOptions: { bypassCSP: true } });
+  const id = 'all-weights';
+  await openAt(page, env.base, id);
+  assert.equal(await page.locator('#seed').isVisible(), false, 'closed, the drawer is out of sight');
+  const opener = page.locator('#open-settings');
+  await opener.click();
+  assert.equal(await opener.getAttribute('aria-expanded'), 'true');
+  await page.waitForFunction(() => document.activeElement?.id === 'settings-title');
+  await page.locator('#x-1-0').waitFor({ state: 'visible' });
+
+  const before = await page.locator(`${stepSelector(id)} [data-tensor="attn_weights"]`).getAttribute('data-values');
+  await page.fill('#x-1-0', '0.9');
+  await page.locator('#x-1-0').press('Tab');
+  await waitForValuesChange(page, id, 'attn_weights', before);
+  await page.waitForTimeout(700);
+  const where = await page.evaluate(() => {
+    const tensor = document.querySelector('[data-tensor="attn_weights"]').getBoundingClientRect();
+    const drawer = document.getElementById('settings').getBoundingClientRect();
+    return { tensorTop: tensor.top, drawerTop: drawer.top };
+  });
+  assert.ok(where.tensorTop >= 0 && where.tensorTop < where.drawerTop - 40, `the changed result is above the drawer: ${JSON.stringify(where)}`);
+
+  await page.addScriptTag({ path: `${root}node_modules/axe-core/axe.min.js` });
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
+  for (const v of violations) t.diagnostic(v);
+  assert.deepEqual(violations, [], 'axe-core with the drawer open');
+
+  await page.keyboard.press('Escape');
+  assert.equal(await opener.getAttribute('aria-expanded'), 'false');
+  await page.waitForFunction(() => document.activeElement?.id === 'open-settings');
+  await page.locator('#seed').waitFor({ state: 'hidden' });
+
+  // a step's "Try it" chip opens the drawer at its setting
+  await openAt(page, env.base, 'qkv-weights');
+  await page.locator(`${stepSelector('qkv-weights')} button[data-control="seed"]`).click();
+  await page.waitForFunction(() => document.documentElement.classList.contains('settings-open') && document.activeElement?.id === 'seed');
   assertNoProblems(page);
   await closePage(page);
 });

@@ -113,7 +113,10 @@ function build(container) {
   const form = h(
     'form',
     { class: 'settings-form', novalidate: true, 'aria-labelledby': 'settings-title' },
-    h('h2', { class: 'panel-title', id: 'settings-title' }, 'Settings'),
+    h('div', { class: 'settings-top' },
+      h('h2', { class: 'panel-title', id: 'settings-title' }, 'Settings'),
+      // shown where the settings are a drawer over the step (main.js)
+      h('button', { type: 'button', class: 'button small', id: 'close-settings' }, 'Done')),
     h('p', { class: 'settings-status', id: 'settings-status', role: 'status' }),
     h(
       'fieldset',
