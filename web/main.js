@@ -3,7 +3,7 @@
 // settings panel from it. Every number on the page comes from computeChapter(torch, settings).
 import { parseHash, formatHash, isBook, bookSettings, encodeSettings, BOOK } from './state.js';
 import { renderStep, fitLedes } from './render/step.js';
-import { renderToc } from './render/toc.js';
+import { renderToc, renderHere } from './render/toc.js';
 import { renderSettings, readSettings, validateSettings, CONTROLS } from './render/settings.js';
 import { installTakeApart } from './render/takeapart.js';
 import { typesetPending } from './render/formula.js';
@@ -24,6 +24,7 @@ const els = {
   panel: $('take-apart'),
   announce: $('announce'),
   backend: $('backend'),
+  here: $('here'),
 };
 
 // The one state object. `settings`/`results` are always the last settings that computed; what is typed
@@ -209,6 +210,7 @@ function render({ writeForm }) {
   makeScrollersReachable();
 
   renderToc(els.toc, { steps: STEPS, current: step.id, settings: state.settings });
+  renderHere(els.here, { steps: STEPS, current: step.id, settings: state.settings });
   renderSettings(els.settings, {
     settings: state.settings,
     writeValues: writeForm,
@@ -294,12 +296,14 @@ function wireEvents() {
     if (move(e.key === 'ArrowLeft' ? -1 : +1, { focusHeading: inside })) e.preventDefault();
   });
 
-  els.toc.addEventListener('click', (e) => {
-    const link = e.target instanceof Element ? e.target.closest('a[data-step-link]') : null;
-    if (!link || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    e.preventDefault();
-    navigate(link.dataset.stepLink, { focusHeading: true });
-  });
+  for (const links of [els.toc, els.here]) {
+    links.addEventListener('click', (e) => {
+      const link = e.target instanceof Element ? e.target.closest('a[data-step-link]') : null;
+      if (!link || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      navigate(link.dataset.stepLink, { focusHeading: true });
+    });
+  }
 
   // "Try it" buttons of a step: take the reader to the setting (in the drawer, where the settings are one).
   els.step.addEventListener('click', (e) => {

@@ -313,3 +313,30 @@ test('390 px: the settings open as a drawer from the step bar; an edit shows its
   assertNoProblems(page);
   await closePage(page);
 });
+
+test('where attention sits: the first step maps a GPT-style model, the header says where the reader is, the last step recaps', async () => {
+  const page = await newPage(env.browser);
+  await openAt(page, env.base, STEPS[0].id);
+  const here = page.locator(`${stepSelector(STEPS[0].id)} .overview .gpt-layer.is-here`);
+  assert.equal(await here.count(), 1, 'one layer marked as this chapter’s');
+  assert.match(await here.textContent(), /attention/i);
+
+  for (const step of [STEPS[0], STEPS.find((s) => s.section.startsWith('3.5')), STEPS.at(-1)]) {
+    await page.evaluate((hash) => (location.hash = hash), formatHash(step.id, bookSettings()));
+    await waitForStep(page, step.id);
+    const current = await page.locator('#here [aria-current="location"] .here-num').textContent();
+    assert.ok(step.section.startsWith(current), `${step.id} (${step.section}) is shown as part ${current}`);
+    assert.match(await page.locator('#here .here-step').textContent(), new RegExp(`step ${STEPS.indexOf(step) + 1} of ${STEPS.length}`));
+  }
+  // a part of the header opens its first step
+  await page.locator('#here a', { hasText: '3.4' }).click();
+  const first34 = STEPS.find((s) => s.section.startsWith('3.4'));
+  await waitForStep(page, first34.id);
+
+  const last = STEPS.at(-1);
+  await openAt(page, env.base, last.id);
+  const classes = await page.locator(`${stepSelector(last.id)} .recap tbody th`).allTextContents();
+  assert.deepEqual(classes, ['SelfAttention_v1', 'SelfAttention_v2', 'CausalAttention', 'MultiHeadAttentionWrapper', 'MultiHeadAttention']);
+  assertNoProblems(page);
+  await closePage(page);
+});

@@ -7,6 +7,7 @@ import { codeWithSettings, renderCode } from './code.js';
 import { renderResult, renderValue, marksIn } from './matrix.js';
 import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
+import { renderOverview, renderRecap } from './overview.js';
 import { CONTROLS } from './settings.js';
 import { cellsForStep, scriptForStep } from '../notebook/chapter-cells.js';
 import { notebookHash } from '../notebook/share.js';
@@ -116,6 +117,7 @@ export function renderStep(step, view) {
   }
   if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
   if (step.view === 'context') append(article, renderContext(settings, contextResult(step, results)));
+  if (step.view === 'overview') append(article, renderOverview());
 
   if (typeof step.note === 'function') {
     let note = null;
@@ -131,6 +133,7 @@ export function renderStep(step, view) {
   append(article, renderFormula(step.formula, view.katex));
   append(article, renderCode(codeWithSettings(step.code ?? [], settings), step.highlight));
   if (more.length) append(article, h('div', { class: 'prose' }, ...more));
+  if (Array.isArray(step.recap)) append(article, renderRecap(step.recap));
   append(article, notebookLink(step, settings, script));
 
   const controls = (Array.isArray(step.controls) ? step.controls : []).filter((k) => CONTROLS[k]);

@@ -68,3 +68,36 @@ export function renderToc(container, { steps, current, settings }) {
   }
   container.replaceChildren(h('h2', { class: 'panel-title', id: 'toc-title' }, 'Contents'), list);
 }
+
+// The chapter's four parts, for the header's "you are here".
+const PARTS = [
+  ['3.3', 'Self-attention'],
+  ['3.4', 'Trainable weights'],
+  ['3.5', 'Causal mask'],
+  ['3.6', 'Multi-head'],
+];
+
+/** The header's compact "you are here": the chapter's parts, the current one marked; each opens its first step. */
+export function renderHere(container, { steps, current, settings }) {
+  const part = (section) => PARTS.find(([n]) => section === n || section.startsWith(`${n}.`))?.[0];
+  const here = part(steps.find((s) => s.id === current)?.section ?? '');
+  const index = steps.findIndex((s) => s.id === current);
+  container.replaceChildren(
+    h(
+      'ol',
+      { class: 'here-parts' },
+      ...PARTS.map(([n, name]) => {
+        const first = steps.find((s) => part(s.section) === n);
+        return h(
+          'li',
+          { class: n === here ? 'is-here' : '' },
+          first
+            ? h('a', { href: formatHash(first.id, settings), 'data-step-link': first.id, 'aria-current': n === here ? 'location' : null },
+                h('span', { class: 'here-num' }, n), h('span', { class: 'here-name' }, ` ${name}`))
+            : h('span', {}, n),
+        );
+      }),
+    ),
+    h('p', { class: 'here-step' }, `step ${index + 1} of ${steps.length}`),
+  );
+}

@@ -6,7 +6,9 @@
 //   formula    optional KaTeX source
 //   code       the PyTorch lines this step runs; highlight lists the 0-based lines being executed
 //   show       names of results from computeChapter() (web/chapter.js), drawn in this order
-//   view       optional extra picture: 'embeddings' (bars per token) or 'context' (inputs beside context)
+//   view       optional extra picture: 'embeddings' (bars per token), 'context' (inputs beside context) or
+//              'overview' (where attention sits in a GPT-style model)
+//   recap      optional rows { name, adds }: the chapter's classes and what each adds (a table)
 //   note       optional function(results, settings) -> text shown under the tensors (e.g. an equality)
 //   controls   optional keys of the settings (web/state.js BOOK) that this step is about, e.g. ['profile',
 //              'p', 'seed'] for dropout; a renderer may offer these controls beside the step

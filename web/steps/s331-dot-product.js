@@ -12,4 +12,5 @@ export default {
   code: ['x1 = torch.tensor([0.4, 0.1, 0.8])', 'x2 = torch.tensor([0.5, 0.8, 0.6])', 'torch.dot(x1, x2)'],
   highlight: [2],
   show: ['x1', 'x2', 'dot_x1_x2'],
+  view: 'overview',
 };

@@ -46,6 +46,13 @@ export default {
   highlight: [20, 22, 23, 24],
   show: ['mha_out'],
   controls: ['d_out', 'heads', 'seed', 'qkv_bias'],
+  recap: [
+    { name: 'SelfAttention_v1', adds: 'Trainable W_query, W_key and W_value (nn.Parameter): scores from queries and keys, scaled by √d_k before the softmax, and context vectors from the values.' },
+    { name: 'SelfAttention_v2', adds: 'nn.Linear layers instead of raw parameters: PyTorch’s initialisation (uniform in ±1/√d_in), weights stored d_out × d_in, an optional bias (qkv_bias).' },
+    { name: 'CausalAttention', adds: 'A causal mask, kept with register_buffer, that sets later tokens to −∞ before the softmax; dropout on the attention weights; batches of inputs.' },
+    { name: 'MultiHeadAttentionWrapper', adds: 'Several CausalAttention heads, each with its own weights, run one after another, their outputs concatenated: num_heads × d_out columns.' },
+    { name: 'MultiHeadAttention', adds: 'One projection each for queries, keys and values, split into heads with view and transpose; all heads in one batched matmul; the heads merged back and mixed by out_proj.' },
+  ],
   note: (r) =>
     r.mha_error
       ? `${r.mha_error.message}: the assert in __init__ fails, as it would in PyTorch. Pick a d_out that is a multiple of the number of heads.`
