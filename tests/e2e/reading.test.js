@@ -340,3 +340,91 @@ test('where attention sits: the first step maps a GPT-style model, the header sa
   assertNoProblems(page);
   await closePage(page);
 });
+
+// ---------------------------------------------------------------- colour (item 8)
+
+/** WCAG relative luminance of a computed CSS colour: 'rgb(r, g, b)' or 'oklab(L a b)'. */
+function luminance(css) {
+  let rgb;
+  const ok = css.match(/^oklab\(([-\d.e]+) ([-\d.e]+) ([-\d.e]+)/);
+  if (ok) {
+    const [L, a, b] = ok.slice(1).map(Number);
+    const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
+    const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
+    const s = (L - 0.0894841775 * a - 1.291485548 * b) ** 3;
+    rgb = [4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s, -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s, -0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s];
+  } else {
+    const c = css.match(/rgba?\((\d+), (\d+), (\d+)/);
+    assert.ok(c, `a colour the test can read: ${css}`);
+    rgb = c.slice(1).map((v) => {
+      const x = Number(v) / 255;
+      return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+  }
+  const [r, g, b] = rgb.map((x) => Math.min(1, Math.max(0, x)));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+const contrast = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+
+for (const scheme of ['light', 'dark']) {
+  test(`heat colours (${scheme}): lightness follows the value evenly, every number keeps 4.5:1, the legend states the range`, async () => {
+    const page = await newPage(env.browser);
+    await page.emulateMedia({ colorScheme: scheme });
+    // a sequential tensor (weights) and a signed one (raw scores of nn.Linear weights)
+    for (const [stepId, name] of [['all-weights', 'attn_weights'], ['self-attention-v2', 'sa_v2_W_query']]) {
+      await openAt(page, env.base, stepId);
+      const fig = page.locator(`${stepSelector(stepId)} [data-tensor="${name}"]`);
+      const cells = await fig.locator('td.cell').evaluateAll((cs) =>
+        cs.map((c) => ({ value: Number(c.querySelector('.num').textContent.replace('−', '-')), bg: getComputedStyle(c).backgroundColor, fg: getComputedStyle(c).color })),
+      );
+      const largest = Math.max(...cells.map((c) => Math.abs(c.value)));
+      const lightness = (css) => Number(css.match(/^oklab\(([-\d.e]+)/)?.[1]);
+      const ends = cells.map((c) => ({ t: Math.abs(c.value) / largest, L: lightness(c.bg), sign: Math.sign(c.value) }));
+      assert.ok(ends.every((e) => Number.isFinite(e.L)), `${name}: cells mixed in OKLab`);
+      // lightness is a straight line in |value| on each side of zero: the same step in value, the same step in lightness
+      for (const sign of [1, -1]) {
+        const side = ends.filter((e) => e.sign === sign || (sign === 1 && e.sign === 0));
+        if (side.length < 2) continue;
+        const lo = side.reduce((a, e) => (e.t < a.t ? e : a));
+        const hi = side.reduce((a, e) => (e.t > a.t ? e : a));
+        if (hi.t - lo.t < 0.3) continue;
+        const slope = (hi.L - lo.L) / (hi.t - lo.t);
+        assert.ok(Math.abs(slope) > 0.22, `${name} (${sign > 0 ? 'positive' : 'negative'}): lightness spans ${Math.abs(slope).toFixed(3)} over the scale, too washed out`);
+        for (const e of side) assert.ok(Math.abs(e.L - (lo.L + slope * (e.t - lo.t))) < 0.01, `${name}: lightness ${e.L} at ${e.t} is off the line`);
+      }
+      for (const c of cells) {
+        const ratio = contrast(luminance(c.bg), luminance(c.fg));
+        assert.ok(ratio >= 4.5, `${name}: ${c.value} has contrast ${ratio.toFixed(2)} on ${c.bg}`);
+      }
+      const legend = await fig.locator('.scale-key').textContent();
+      const fmt = (v) => v.toFixed(4).replace('-', '−');
+      assert.ok(legend.includes(fmt(largest)), `${name}: the legend states the top of the range ${fmt(largest)}: ${legend}`);
+    }
+    assertNoProblems(page);
+    await closePage(page);
+  });
+}
+
+test('take apart: the panel draws the operands in their tensors and outlines them where they are on the step', async () => {
+  const page = await newPage(env.browser);
+  await openAt(page, env.base, 'all-context');
+  await page.locator(`${stepSelector('all-context')} [data-tensor="all_context_vecs"] td[data-index="1,2"]`).click();
+  const panel = page.locator('#take-apart');
+  await panel.waitFor();
+  const weights = panel.locator('.ta-source[data-source="attn_weights"]');
+  assert.match(await weights.textContent(), /row 1 \(“journey”\)/);
+  assert.equal(await weights.locator('.is-in').count(), 6, 'the six weights of row 1');
+  const inputs = panel.locator('.ta-source[data-source="inputs"]');
+  assert.match(await inputs.textContent(), /column 2/);
+  assert.equal(await inputs.locator('.is-in').count(), 6, 'the six inputs of column 2');
+
+  // scores and the weights on one step: the weight's row of scores is outlined
+  await openAt(page, env.base, 'causal-weights');
+  await page.locator(`${stepSelector('causal-weights')} [data-tensor="causal_weights"] td[data-index="3,1"]`).click();
+  const outlined = await page.locator('td.is-operand').evaluateAll((cs) => cs.map((c) => `${c.closest('[data-tensor]').dataset.tensor}[${c.dataset.index}]`));
+  assert.deepEqual(outlined, [0, 1, 2, 3, 4, 5].map((j) => `causal_scores[3,${j}]`));
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('td.is-operand').count(), 0, 'the outline goes with the panel');
+  assertNoProblems(page);
+  await closePage(page);
+});

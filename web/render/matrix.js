@@ -75,14 +75,20 @@ export function heatScale(values) {
   return { kind: 'sequential', min: 0, max, t: (v) => (max === 0 ? 0 : v / max) };
 }
 
+/** The legend: the two ends of the scale, as numbers, around the colour bar. */
 function scaleKey(scale) {
   if (scale.kind === 'none') return null;
+  const words =
+    scale.kind === 'diverging'
+      ? `Colour scale: orange for negative values down to ${fmt(scale.min)}, pale at 0, blue for positive values up to ${fmt(scale.max)}`
+      : `Colour scale: pale at 0, darker blue up to ${fmt(scale.max)}`;
   return h(
     'span',
-    { class: `scale-key ${scale.kind}`, 'aria-hidden': 'true', title: scale.kind === 'diverging' ? 'colour: negative … 0 … positive' : 'colour: 0 … largest' },
-    h('span', { class: 'scale-end' }, fmt(scale.min)),
-    h('span', { class: 'scale-bar' }),
-    h('span', { class: 'scale-end' }, fmt(scale.max)),
+    { class: `scale-key ${scale.kind}`, title: words },
+    srOnly(`${words}.`),
+    h('span', { class: 'scale-end', 'aria-hidden': 'true' }, fmt(scale.min)),
+    h('span', { class: 'scale-bar', 'aria-hidden': 'true' }),
+    h('span', { class: 'scale-end', 'aria-hidden': 'true' }, fmt(scale.max)),
   );
 }
 

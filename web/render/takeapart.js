@@ -2,8 +2,9 @@
 // with explain(index) of its result, as text. The focused cell points at the panel with aria-describedby,
 // so screen readers read the arithmetic after the number; Escape closes; arrow keys move between the
 // cells of a table (one tab stop per table: a roving tabindex).
-import { h, fmt, at } from './dom.js';
+import { h, fmt, at, indexTuples } from './dom.js';
 import { leadNames } from './matrix.js';
+import { operandsOf, matchesPattern, describePattern } from '../operands.js';
 
 const MARK_LINES = {
   masked: 'Masked: a future token. Its score is −∞ before the softmax, so its weight is 0.',
@@ -25,7 +26,9 @@ export function installTakeApart(root, panel, getResult) {
     const result = fig && getResult(fig.dataset.tensor);
     if (!result) return;
     const index = cell.dataset.index === '' ? [] : cell.dataset.index.split(',').map(Number);
-    panel.replaceChildren(...content(result, index, cell, pin));
+    const operands = operandsOf(getResult, result.name, index);
+    panel.replaceChildren(...content(result, index, cell, pin, sourcesOf(operands, getResult)));
+    markOperands(operands);
     if (current && current !== cell) {
       current.removeAttribute('aria-describedby');
       current.classList.remove('is-open');
@@ -46,6 +49,18 @@ export function installTakeApart(root, panel, getResult) {
     current = null;
     pinned = false;
     panel.hidden = true;
+    markOperands([]);
+  }
+
+  // The operands' cells, outlined where their tensor is on the step too.
+  function markOperands(operands) {
+    for (const c of root.querySelectorAll('td.is-operand')) c.classList.remove('is-operand');
+    for (const { name, pattern } of operands) {
+      for (const c of root.querySelectorAll(`[data-tensor="${CSS.escape(name)}"] td.cell[data-index]`)) {
+        const index = c.dataset.index === '' ? [] : c.dataset.index.split(',').map(Number);
+        if (matchesPattern(pattern, index)) c.classList.add('is-operand');
+      }
+    }
   }
 
   function place() {
@@ -153,7 +168,7 @@ function neighbour(cell, key) {
   }
 }
 
-function content(result, index, cell, pinned) {
+function content(result, index, cell, pinned, sources) {
   const label = result.label ?? result.name;
   const ndim = result.shape.length;
   const value = ndim === 0 ? result.values : at(result.values, index);
@@ -181,8 +196,40 @@ function content(result, index, cell, pinned) {
     where.length ? h('p', { class: 'ta-where' }, where.join(' · ')) : null,
     h('ol', { class: 'ta-lines' }, ...lines.map((line) => h('li', {}, String(line)))),
     mark ? h('p', { class: `ta-mark ${mark}` }, MARK_LINES[mark]) : null,
+    sources,
     h('p', { class: 'ta-hint', 'aria-hidden': 'true' }, pinned ? 'Esc closes · arrow keys move between cells' : 'Click the number to keep this open'),
   ].filter(Boolean);
+}
+
+/** Each operand's tensor as a small grid (its 2-D slice), the cells that went in filled. */
+function sourcesOf(operands, getResult) {
+  if (operands.length === 0) return null;
+  return h(
+    'div',
+    { class: 'ta-sources' },
+    h('p', { class: 'ta-sources-title' }, 'Made from'),
+    ...operands.map(({ name, pattern }) => {
+      const source = getResult(name);
+      return h(
+        'figure',
+        { class: 'ta-source', 'data-source': name },
+        sliceGrid(source, pattern),
+        h('figcaption', {}, h('code', {}, source.label ?? name), ` ${describePattern(pattern, source)}`),
+      );
+    }),
+  );
+}
+
+function sliceGrid(source, pattern) {
+  const shape = source.shape;
+  const lead = pattern.slice(0, Math.max(0, shape.length - 2));
+  if (lead.some((p) => typeof p !== 'number')) return null; // a pattern across matrices: words only
+  const [rows, cols] = shape.length >= 2 ? shape.slice(-2) : [1, shape[0] ?? 1];
+  const squares = indexTuples([rows, cols]).map(([i, j]) => {
+    const index = shape.length >= 2 ? [...lead, i, j] : shape.length === 1 ? [j] : [];
+    return h('span', { class: matchesPattern(pattern, index) ? 'is-in' : '' });
+  });
+  return h('span', { class: 'ta-grid', 'aria-hidden': 'true', style: { '--cols': String(cols) } }, ...squares);
 }
 
 function axis(labels, i) {
