@@ -3,7 +3,7 @@
 //
 // Cases: MultiHeadAttention(768, 768, 1024, 0.0, 12) forward on [B, 1024, 768] (GPT-2 size, causal, eval,
 // dropout 0) for B = 1 and 2; GEMM 1024×768 @ 768×768; the whole chapter of the page recomputed after one
-// edit (web/chapter.js computeChapter, toy sizes); and the cost of one small call through the JS API
+// edit (web/chapter/index.js computeChapter, toy sizes); and the cost of one small call through the JS API
 // (scripts/bench/calls.mjs: add, matmul, softmax, at, view, SelfAttention_v2.forward on [6, 3]) for each wasm
 // flavour, in a process of its own; and the Python notebook's timings (scripts/bench/notebook.mjs: time to
 // the first cell's output, cold, in Node and in Chromium; the chapter's notebook once Python has loaded);
@@ -200,7 +200,7 @@ async function inChild(...flags) {
 }
 
 async function chapter(torch) {
-  const chapterJs = new URL('web/chapter.js', root), stateJs = new URL('web/state.js', root);
+  const chapterJs = new URL('web/chapter/index.js', root), stateJs = new URL('web/state.js', root);
   if (!existsSync(chapterJs) || !existsSync(stateJs)) return null;
   const { computeChapter } = await import(chapterJs.href);
   const { bookSettings } = await import(stateJs.href);

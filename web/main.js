@@ -9,7 +9,7 @@ import { installTakeApart } from './render/takeapart.js';
 import { typesetPending } from './render/formula.js';
 import { h, showStartFailure } from './render/dom.js';
 import { loadAttention } from '../wasm/index.js';
-import * as chapter from './chapter.js';
+import * as chapter from './chapter/index.js';
 import { STEPS as ALL_STEPS } from './steps/index.js';
 
 const $ = (id) => document.getElementById(id);

@@ -1,5 +1,5 @@
 // Walks every step of the page with the book's settings (via the #next button) and checks every displayed
-// tensor: its data-values are the numbers web/chapter.js computes, those that the chapter prints match the
+// tensor: its data-values are the numbers web/chapter/ computes, those that the chapter prints match the
 // printout (compare.js matchesBook, checked here in Node, not trusted from the page) and the page marks
 // them data-book="match".
 import { test, before, after } from 'node:test';

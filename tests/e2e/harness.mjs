@@ -1,6 +1,6 @@
 // Shared pieces of the browser tests (not a test file itself): the built site (dist/site, made by
 // npm run build:site) on a plain static host under a sub-path, Debian's Chromium through playwright-core, page helpers that read the testing hooks (data-step, data-tensor, data-values, data-book),
-// and the reference numbers computed in Node by the same WebAssembly API and web/chapter.js.
+// and the reference numbers computed in Node by the same WebAssembly API and web/chapter/index.js.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { chromium } from 'playwright-core';
 
 import { startStaticHost } from '../../scripts/static-host.mjs';
 import { loadAttention } from '../../wasm/index.js';
-import { computeChapter } from '../../web/chapter.js';
+import { computeChapter } from '../../web/chapter/index.js';
 import { STEPS } from '../../web/steps/index.js';
 import { BOOK_PRINTS } from '../../web/book.js';
 import { bookSettings, formatHash } from '../../web/state.js';

@@ -5,7 +5,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadAttention } from '../../wasm/index.js';
-import { computeChapter } from '../../web/chapter.js';
+import { computeChapter } from '../../web/chapter/index.js';
 import { bookSettings } from '../../web/state.js';
 import { OPERANDS, ALL, operandsOf, matchesPattern } from '../../web/operands.js';
 

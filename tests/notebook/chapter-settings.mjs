@@ -3,7 +3,7 @@
 
 import { bookSettings } from '../../web/state.js';
 
-// Which printed tensor of which cell is which of the page's results (web/chapter.js).
+// Which printed tensor of which cell is which of the page's results (web/chapter/).
 export const SHOWN = {
   'embeddings': ['inputs'],
   'context-z2': ['context_vec_2'],

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 
 import { loadAttention } from '../../wasm/index.js';
-import { computeChapter } from '../../web/chapter.js';
+import { computeChapter } from '../../web/chapter/index.js';
 import { STEPS } from '../../web/steps/index.js';
 import { scriptForStep } from '../../web/notebook/chapter-cells.js';
 import { SETTINGS, SHOWN, printedByPage } from './chapter-settings.mjs';

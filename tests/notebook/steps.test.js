@@ -1,12 +1,12 @@
 // "Open in notebook": the cells web/notebook/chapter-cells.js writes from the page's settings run without an
 // error, under the book's settings and others, and print the numbers the page's steps show for them
-// (web/chapter.js, computed by the same core through the JS API).
+// (web/chapter/index.js, computed by the same core through the JS API).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadNotebook } from '../../notebook/index.js';
 import { loadAttention } from '../../wasm/index.js';
-import { computeChapter } from '../../web/chapter.js';
+import { computeChapter } from '../../web/chapter/index.js';
 import { bookSettings } from '../../web/state.js';
 import { STEPS } from '../../web/steps/index.js';
 import { cellsForStep, chapterCells } from '../../web/notebook/chapter-cells.js';

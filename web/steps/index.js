@@ -5,7 +5,7 @@
 //   prose      paragraphs of plain text written for this page; `backticks` mark code
 //   formula    optional KaTeX source
 //   code       the PyTorch lines this step runs; highlight lists the 0-based lines being executed
-//   show       names of results from computeChapter() (web/chapter.js), drawn in this order
+//   show       names of results from computeChapter() (web/chapter/), drawn in this order
 //   view       optional extra picture: 'embeddings' (bars per token), 'context' (inputs beside context) or
 //              'overview' (where attention sits in a GPT-style model)
 //   recap      optional rows { name, adds }: the chapter's classes and what each adds (a table)

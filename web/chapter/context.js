@@ -1,0 +1,83 @@
+// What every section of web/chapter/ works with: the torch API, the settings, the results so far and the
+// helpers that record a result (show), keep modules between recomputes (keep) and build take-apart
+// explanations. Sections also leave here what later sections use (inputs, the causal mask, the batch...).
+import * as X from '../explain.js';
+import { BOOK_PRINTS } from '../book.js';
+
+// The chapter's modules, with what they drew, kept from one recompute to the next while the settings their
+// weights depend on stay the same (an edit of an embedding or a word): the same seeds would draw the same
+// weights again. Skipping those draws changes no other number: every later draw in the chapter follows a
+// manual_seed of its own, and these modules draw nothing in forward (no dropout, or dropout 0).
+const kept = new WeakMap(); // torch -> { key, parts }
+
+function keeper(torch, settings) {
+  const { seed, seedV2, d_out, heads, qkv_bias, embeddings } = settings;
+  const key = JSON.stringify([seed, seedV2, d_out, heads, qkv_bias, embeddings.length, embeddings[0]?.length]);
+  let entry = kept.get(torch);
+  if (entry?.key !== key) kept.set(torch, (entry = { key, parts: new Map() }));
+  // make() seeds and builds exactly as the chapter does at that point; it runs only when nothing is kept
+  return (name, make) => entry.parts.get(name) ?? entry.parts.set(name, make()).get(name);
+}
+
+export function chapterContext(torch, settings) {
+  const results = {};
+  const c = { torch, settings, results, words: settings.tokens, keep: keeper(torch, settings) };
+
+  /**
+   * Records a result: show(name, tensor, { label, rows, cols, axes, marks, explain }). `explain` is made
+   * from the result's own values: explain(values) -> (index) -> lines, as the helpers of explain.js are.
+   */
+  c.show = (name, tensor, { explain, ...extra } = {}) => {
+    const values = tensor.toArray();
+    results[name] = {
+      name,
+      label: name,
+      tensor,
+      shape: tensor.shape,
+      values,
+      book: BOOK_PRINTS[name] ?? null,
+      ...extra,
+    };
+    if (explain) results[name].explain = explain(values);
+    return tensor;
+  };
+  /** A result that is a fact rather than a tensor, e.g. torch.allclose(...) -> True. */
+  c.fact = (name, value) => (results[name] = { name, value });
+
+  // Axis labels, made once per recompute and shared by the results that use them (nothing changes them).
+  const labels = new Map();
+  const labelled = (key, make) => labels.get(key) ?? labels.set(key, make()).get(key);
+  c.dims = (n, prefix) => labelled(`${prefix}${n}`, () => Array.from({ length: n }, (_, i) => `${prefix}${i}`));
+  c.features = (n) => c.dims(n, 'd');
+  // columns that hold several heads side by side: h0·o0, h0·o1, h1·o0, ...
+  c.headCols = (heads, width) =>
+    labelled(`h${heads}·${width}`, () => Array.from({ length: heads * width }, (_, k) => `h${Math.floor(k / width)}·o${k % width}`));
+
+  // An explain() whose operands are built on the first hover, not on every recompute.
+  c.lazy = (make) => {
+    let explain = null;
+    return (index) => (explain ??= make())(index);
+  };
+  // The weights a module computes inside forward(), rebuilt with the same ops so its output can be taken apart.
+  c.attend = (q, k, causal = false) => {
+    const scores = q.matmul(k.transpose(-2, -1));
+    return torch.softmax((causal ? scores.maskedFill(c.future, -Infinity) : scores).div(k.shape[k.ndim - 1] ** 0.5), -1);
+  };
+  c.projections = (m, x) => [m.W_query.forward(x), m.W_key.forward(x), m.W_value.forward(x)];
+  // explain() for an nn.Linear's output.
+  c.linearOf = (layer, x, name, what) => (out) =>
+    c.lazy(() => X.linear(x.toArray(), layer.weight.toArray(), layer.bias?.toArray() ?? null, out, { name, what }));
+  // explain() for a module's output: each cell is a weighted sum of its value rows.
+  c.contextOf = (parts, causal = false) => (out) =>
+    c.lazy(() => {
+      const [q, k, v] = parts();
+      return X.weightedSum(c.attend(q, k, causal).toArray(), v.toArray(), out);
+    });
+  // explain() for heads concatenated along the last dim: find the head, then take its cell apart.
+  c.concatOf = (parts, width) => () => (index) => {
+    const col = index[index.length - 1];
+    const h = Math.floor(col / width);
+    return [`column ${col} is column ${col % width} of head ${h}`, ...parts[h]([...index.slice(0, -1), col % width])];
+  };
+  return c;
+}

@@ -1,0 +1,31 @@
+// Every computation of chapter 3, in the chapter's order and with its seeds, from the page's settings:
+// one module per section of the book, each computing its results with the take-apart explanations beside
+// them. computeChapter() returns a map of named results; each step (web/steps/) shows some of them.
+// A result is
+//   { name, label, tensor, shape, values, book, rows, cols, axes, explain, marks }
+// where `book` is the chapter's printed text (used only with the book's settings), rows/cols label the
+// last two axes with token words, `axes` (tensors of 3 or more dims) names every dim, e.g. ['batch',
+// 'head', 'query', 'key'], explain(index) takes a cell apart, and marks(index) flags masked/dropped cells.
+// A few results are facts rather than tensors, { name, value }: causal_equal, scores_loop_equal,
+// ex31_equal, bmm_heads_equal, mha_steps_equal (booleans from torch.allclose) and dropout_draws
+// ({ default, mkl }: words each path drew). mha_error ({ name, message }) replaces every mha_* result
+// when d_out is not divisible by the number of heads.
+import { chapterContext } from './context.js';
+import simpleAttention from './s331-simple-attention.js';
+import allTokens from './s332-all-tokens.js';
+import trainableWeights from './s341-trainable-weights.js';
+import attentionClasses from './s342-attention-classes.js';
+import causalMask from './s351-causal-mask.js';
+import dropout from './s352-dropout.js';
+import causalAttention from './s353-causal-attention.js';
+import stackingHeads from './s361-stacking-heads.js';
+import weightSplits from './s362-weight-splits.js';
+
+// In the book's order: a section may use what an earlier one left in the context (inputs, the mask, ...).
+export const SECTIONS = [simpleAttention, allTokens, trainableWeights, attentionClasses, causalMask, dropout, causalAttention, stackingHeads, weightSplits];
+
+export function computeChapter(torch, settings) {
+  const c = chapterContext(torch, settings);
+  for (const section of SECTIONS) section(c);
+  return c.results;
+}

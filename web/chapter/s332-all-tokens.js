@@ -1,0 +1,18 @@
+// 3.3.2 Attention weights for all input tokens: the double loop of dot products, then the same scores as
+// one matmul, their softmax along each row and all context vectors at once.
+import * as X from '../explain.js';
+
+export default function allTokens(c) {
+  const { torch, show, features, words, inputs, inputRows, tokens, lazy } = c;
+  // the book's double loop of torch.dot; each number goes straight into its cell of a new tensor (the same
+  // float32 as writing it with set(), without n² more calls into the core)
+  const inputsT = inputs.T;
+  const scoresExplain = lazy(() => X.matmul(inputRows, inputsT.toArray(), c.results.attn_scores.values, { name: 'ω', aName: 'x', bName: 'x' }));
+  const scoresLoop = torch.tensor(tokens.map((x_i) => tokens.map((x_j) => x_i.dot(x_j).toArray())));
+  show('attn_scores_loop', scoresLoop, { label: 'attn_scores (loop)', rows: words, cols: words, explain: () => scoresExplain });
+  const scores = show('attn_scores', inputs.matmul(inputsT), { rows: words, cols: words, explain: () => scoresExplain });
+  const weights = show('attn_weights', torch.softmax(scores, 1), { rows: words, cols: words, explain: (out) => X.softmax(c.results.attn_scores.values, out) });
+  show('attn_weights_row_sums', weights.sum(1), { label: 'attn_weights.sum(dim=1)', cols: words, explain: (out) => X.sumOf(c.results.attn_weights.values, out) });
+  c.fact('scores_loop_equal', torch.allclose(scoresLoop, scores));
+  show('all_context_vecs', weights.matmul(inputs), { rows: words, cols: features(c.d_in), explain: (out) => X.weightedSum(c.results.attn_weights.values, inputRows, out) });
+}

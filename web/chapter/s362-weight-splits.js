@@ -1,0 +1,81 @@
+// 3.6.2 Multi-head attention with weight splits: the batched matmul example, then MultiHeadAttention's
+// forward step by step (queries split into heads, masked scores, weights, context per head, heads merged)
+// and its output through out_proj. When heads do not divide d_out, mha_error replaces every mha_* result.
+import * as X from '../explain.js';
+import { BOOK_BMM_INPUT } from '../book.js';
+
+export default function weightSplits(c) {
+  const { torch, show, dims, words, n, d_in, settings, keep, batch, headCols, lazy, linearOf } = c;
+  const tokens3 = dims(3, 't');
+  const a = show('bmm_a', torch.tensor(BOOK_BMM_INPUT), { label: 'a', rows: tokens3, cols: dims(4, 'd'), axes: ['batch', 'head', 'token', 'feature'] });
+  const aT = a.transpose(2, 3);
+  const aa = show('bmm_out', a.matmul(aT), {
+    label: 'a @ a.transpose(2, 3)',
+    rows: tokens3,
+    cols: tokens3,
+    axes: ['batch', 'head', 'token', 'token'],
+    explain: (out) => lazy(() => X.matmul(c.results.bmm_a.values, aT.toArray(), out, { name: 'out' })),
+  });
+  const [first, second] = a.at(0);
+  const perHead = (name, head, label) => {
+    const headT = head.T;
+    return show(name, head.matmul(headT), { label, rows: tokens3, cols: tokens3, explain: (out) => lazy(() => X.matmul(head.toArray(), headT.toArray(), out, { name: label })) });
+  };
+  const firstRes = perHead('bmm_first_head', first, 'first_res');
+  const secondRes = perHead('bmm_second_head', second, 'second_res');
+  const aa0 = aa.at(0);
+  c.fact('bmm_heads_equal', torch.allclose(aa0.at(0), firstRes) && torch.allclose(aa0.at(1), secondRes));
+
+  const { d_out, heads } = settings;
+  if (d_out % heads !== 0) {
+    c.results.mha_error = { name: 'mha_error', message: `d_out (${d_out}) must be divisible by the number of heads (${heads})` };
+    return;
+  }
+  const mha = keep('mha', () => {
+    torch.manualSeed(settings.seed);
+    return new torch.MultiHeadAttention(d_in, d_out, batch.shape[1], 0.0, heads, settings.qkv_bias);
+  });
+  const head_dim = d_out / heads;
+  const b = batch.shape[0];
+  const byToken = { rows: words, axes: ['batch', 'token', 'output'] };
+  const q = show('mha_queries', mha.W_query.forward(batch), { label: 'queries', ...byToken, cols: headCols(heads, head_dim), explain: linearOf(mha.W_query, batch, 'queries', 'W_query.weight') });
+  const split = (t) => t.view(b, n, heads, head_dim).transpose(1, 2);
+  const [qs, ks, vs] = [q, mha.W_key.forward(batch), mha.W_value.forward(batch)].map(split);
+  const perHeadAxes = { rows: words, cols: dims(head_dim, 'o'), axes: ['batch', 'head', 'token', 'output'] };
+  const queriesValues = c.results.mha_queries.values;
+  show('mha_queries_split', qs, {
+    label: 'queries.view(b, num_tokens, num_heads, head_dim).transpose(1, 2)',
+    ...perHeadAxes,
+    explain: () => X.copiedFrom(([bi, h, t, j]) =>
+      `queries[${bi}, ${t}, ${h * head_dim + j}] = ${X.fmt(queriesValues[bi][t][h * head_dim + j])}: head ${h} owns ${head_dim === 1 ? `column ${h}` : `columns ${h * head_dim}–${(h + 1) * head_dim - 1}`}`),
+  });
+  const ksT = ks.transpose(2, 3);
+  const rawScores = qs.matmul(ksT);
+  const causalMarks = (idx) => (idx[idx.length - 1] > idx[idx.length - 2] ? 'masked' : null);
+  const scoreParts = lazy(() => X.matmul(qs.toArray(), ksT.toArray(), rawScores.toArray(), { name: 'ω', aName: 'query', bName: 'key' }));
+  const byKey = { rows: words, cols: words, axes: ['batch', 'head', 'query', 'key'], marks: causalMarks };
+  const mhaScores = show('mha_scores', rawScores.maskedFill(c.future, -Infinity), {
+    label: 'attn_scores (masked, per head)',
+    ...byKey,
+    explain: (out) => (idx) => (causalMarks(idx) ? X.causalFill(null, out)(idx) : scoreParts(idx)),
+  });
+  const scaled = mhaScores.div(head_dim ** 0.5);
+  const weights = show('mha_weights', torch.softmax(scaled, -1), { label: 'attn_weights', ...byKey, explain: (out) => lazy(() => X.softmax(scaled.toArray(), out)) });
+  const ctx = show('mha_context_heads', weights.matmul(vs), {
+    label: 'attn_weights @ values',
+    ...perHeadAxes,
+    explain: (out) => lazy(() => X.weightedSum(c.results.mha_weights.values, vs.toArray(), out)),
+  });
+  const headsValues = c.results.mha_context_heads.values;
+  const merged = show('mha_context_merged', ctx.transpose(1, 2).contiguous().view(b, n, d_out), {
+    label: 'context_vec',
+    ...byToken,
+    cols: headCols(heads, head_dim),
+    explain: () => X.copiedFrom(([bi, t, col]) => {
+      const [h, j] = [Math.floor(col / head_dim), col % head_dim];
+      return `head ${h}, column ${j} of (attn_weights @ values)[${bi}] for token ${t}: ${X.fmt(headsValues[bi][h][t][j])}`;
+    }),
+  });
+  const out = show('mha_out', mha.forward(batch), { label: 'mha(batch)', ...byToken, cols: dims(d_out, 'o'), explain: linearOf(mha.out_proj, merged, 'context_vec', 'out_proj.weight') });
+  c.fact('mha_steps_equal', torch.allclose(mha.out_proj.forward(merged), out));
+}
