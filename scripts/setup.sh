@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ libxsimd-dev catch2 nlohmann-json3-dev emscripten nodejs npm chromium)
+# python3-torch is PyTorch itself: the test that runs each step's "Copy as PyTorch" script with it, and the
+# scripts that generate the golden fixtures (tests/golden/).
+packages=(cmake ninja-build g++ libxsimd-dev catch2 nlohmann-json3-dev emscripten nodejs npm chromium python3-torch)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,17 +1,11 @@
 // The page's one state object: which step is shown and the settings every number depends on.
 // The URL hash carries both, so a link restores the exact view; only settings that differ from the book's
 // are written, keeping links short.
+import { BOOK_TOKENS, BOOK_EMBEDDINGS } from './book.js';
 
 export const BOOK = Object.freeze({
-  tokens: ['Your', 'journey', 'starts', 'with', 'one', 'step'],
-  embeddings: [
-    [0.43, 0.15, 0.89],
-    [0.55, 0.87, 0.66],
-    [0.57, 0.85, 0.64],
-    [0.22, 0.58, 0.33],
-    [0.77, 0.25, 0.1],
-    [0.05, 0.8, 0.55],
-  ],
+  tokens: BOOK_TOKENS, // the chapter's sentence and its 6 x 3 embeddings (book/chapter3.json)
+  embeddings: BOOK_EMBEDDINGS,
   seed: 123, // torch.manual_seed(123): W_query/W_key/W_value, SelfAttention_v1, dropout, 3.5.3 and 3.6
   seedV2: 789, // torch.manual_seed(789): SelfAttention_v2 and the causal-mask steps built on it
   profile: 'default', // which PyTorch build's dropout masks: 'default' (the book) or 'mkl'

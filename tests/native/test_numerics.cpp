@@ -7,11 +7,13 @@
 #include "attn/error.hpp"
 #include "attn/nn.hpp"
 #include "attn/ops.hpp"
+#include "book.hpp"
 #include "support.hpp"
 
 using namespace attn;
 using test::hex_list;
 using test::tensor_bits;
+using test::book_inputs;
 
 namespace {
 std::string hex_of(const Tensor& t) { return hex_list(tensor_bits(t)); }
@@ -22,14 +24,6 @@ Tensor from_hex(const Shape& shape, const std::string& text) {
     return Tensor::from_vector(shape, v);
 }
 
-Tensor book_inputs() {
-    return tensor({{0.43, 0.15, 0.89},
-                   {0.55, 0.87, 0.66},
-                   {0.57, 0.85, 0.64},
-                   {0.22, 0.58, 0.33},
-                   {0.77, 0.25, 0.10},
-                   {0.05, 0.80, 0.55}});
-}
 }  // namespace
 
 TEST_CASE("torch.tensor rounds Python doubles to float32", "[numerics]") {

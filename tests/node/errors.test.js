@@ -9,15 +9,9 @@ import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 
 import { loadAttention, AttentionError } from '../../wasm/index.js';
+import BOOK from '../../book/chapter3.json' with { type: 'json' };
 
-const BOOK_ROWS = [
-  [0.43, 0.15, 0.89],
-  [0.55, 0.87, 0.66],
-  [0.57, 0.85, 0.64],
-  [0.22, 0.58, 0.33],
-  [0.77, 0.25, 0.1],
-  [0.05, 0.8, 0.55],
-];
+const BOOK_ROWS = BOOK.embeddings;
 const SA_V1_OUT =
   'tensor([[0.2996, 0.8053],\n' +
   '        [0.3061, 0.8210],\n' +

@@ -8,6 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 import { loadAttention } from '../../wasm/index.js';
+import BOOK from '../../book/chapter3.json' with { type: 'json' };
 
 const N = 10_000;
 const WARM_UP = 100;
@@ -32,14 +33,7 @@ async function settle() {
   }
 }
 
-const BOOK_ROWS = [
-  [0.43, 0.15, 0.89],
-  [0.55, 0.87, 0.66],
-  [0.57, 0.85, 0.64],
-  [0.22, 0.58, 0.33],
-  [0.77, 0.25, 0.1],
-  [0.05, 0.8, 0.55],
-];
+const BOOK_ROWS = BOOK.embeddings;
 const bitsOf = (t) => {
   const f = t.data;
   return Array.from(new Uint32Array(f.buffer, f.byteOffset, f.length));

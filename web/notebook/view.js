@@ -2,14 +2,15 @@
 // tensor op computed by the core), outputs shown as Jupyter shows them, the notebook kept in the URL.
 import { loadNotebook } from '../../notebook/index.js';
 import { notebookHash, readNotebookHash } from './share.js';
+import { BOOK_TOKENS, BOOK_EMBEDDINGS } from '../book.js';
 
 const STORAGE_KEY = 'attention-lab.notebook';
+// The first cells of a new notebook: the book's sentence (book/chapter3.json) and its attention weights.
+const decimals = (v) => v.toFixed(2);
 const STARTER = [
-  'import torch\n\ninputs = torch.tensor([\n    [0.43, 0.15, 0.89],  # Your\n    [0.55, 0.87, 0.66],  # journey\n' +
-    '    [0.57, 0.85, 0.64],  # starts\n    [0.22, 0.58, 0.33],  # with\n    [0.77, 0.25, 0.10],  # one\n' +
-    '    [0.05, 0.80, 0.55],  # step\n])\ninputs.shape',
+  `import torch\n\ninputs = torch.tensor([\n${BOOK_EMBEDDINGS.map((row, i) => `    [${row.map(decimals).join(', ')}],  # ${BOOK_TOKENS[i]}`).join('\n')}\n])\ninputs.shape`,
   'attn_scores = inputs @ inputs.T\nattn_weights = torch.softmax(attn_scores, dim=-1)\n' +
-    'print(attn_weights)\nfor i, w in enumerate(attn_weights[1]):\n    print(f"journey -> word {i}: {w:.4f}")',
+    `print(attn_weights)\nfor i, w in enumerate(attn_weights[1]):\n    print(f"${BOOK_TOKENS[1]} -> word {i}: {w:.4f}")`,
 ];
 
 const $ = (id) => document.getElementById(id);

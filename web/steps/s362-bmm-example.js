@@ -1,4 +1,18 @@
 // 3.6.2 — what @ does with 4-D tensors.
+import { BOOK_BMM_INPUT } from '../book.js';
+
+// The example tensor as the book types it: [[[[...], aligned rows, 4 decimals.
+function tensorLines(prefix, a) {
+  const lines = [];
+  a[0].forEach((head, h) =>
+    head.forEach((row, r) => {
+      const open = h === 0 && r === 0 ? `${prefix}[[[[` : r === 0 ? `${' '.repeat(prefix.length + 2)}[[` : `${' '.repeat(prefix.length + 3)}[`;
+      const close = r < head.length - 1 ? '],' : h < a[0].length - 1 ? ']],' : ']]]])';
+      lines.push(`${open}${row.map((v) => v.toFixed(4)).join(', ')}${close}`);
+    }),
+  );
+  return lines;
+}
 export default {
   id: 'bmm-example',
   section: '3.6.2',
@@ -13,12 +27,7 @@ export default {
   ],
   formula: String.raw`(\mathbf{a}\mathbf{a}^\top)_{b,h} = \mathbf{a}_{b,h} \, \mathbf{a}_{b,h}^\top \quad\allowbreak \text{for every batch } b \text{ and head } h`,
   code: [
-    'a = torch.tensor([[[[0.2745, 0.6584, 0.2775, 0.8573],',
-    '                    [0.8993, 0.0390, 0.9268, 0.7388],',
-    '                    [0.7179, 0.7058, 0.9156, 0.4340]],',
-    '                   [[0.0772, 0.3565, 0.1479, 0.5331],',
-    '                    [0.4066, 0.2318, 0.4545, 0.9737],',
-    '                    [0.4606, 0.5159, 0.4220, 0.5786]]]])',
+    ...tensorLines('a = torch.tensor(', BOOK_BMM_INPUT),
     'a @ a.transpose(2, 3)',
   ],
   highlight: [6],
