@@ -3,8 +3,9 @@
 // settings panel from it. Every number on the page comes from computeChapter(torch, settings).
 import { parseHash, formatHash, isBook, bookSettings, encodeSettings, BOOK } from './state.js';
 import { renderStep, fitLedes } from './render/step.js';
+import { resolveStep } from './steps/words.js';
 import { renderToc, renderHere } from './render/toc.js';
-import { renderSettings, readSettings, validateSettings, CONTROLS } from './render/settings.js';
+import { renderSettings, readSettings, validateSettings, addWord, removeWord, CONTROLS } from './render/settings.js';
 import { installTakeApart } from './render/takeapart.js';
 import { typesetPending } from './render/formula.js';
 import { h, showStartFailure } from './render/dom.js';
@@ -34,7 +35,8 @@ const state = {
   settings: bookSettings(),
   results: null,
   formErrors: {},
-  computeError: null,
+  computeError: null, // the core's message when it rejects the typed settings (the last results are kept)
+  computeFields: [], // the settings that message is about
   linkNotice: null,
   openBooks: new Set(),
 };
@@ -86,9 +88,14 @@ function fatal(message, error) {
 
 function compute(settings) {
   try {
-    return { results: chapter.computeChapter(torch, settings) };
+    const results = chapter.computeChapter(torch, settings);
+    // Drawn embeddings: the settings keep the numbers drawn, for the form and the code to show them.
+    if (settings.inputs !== 'typed') settings.embeddings = results.inputs.values.map((row) => [...row]);
+    return { results };
   } catch (error) {
-    return { error: error?.name === 'AttentionError' ? error.message : `Unexpected error: ${error?.message ?? error}` };
+    // The core rejecting a combination of settings: its message, and the settings it is about (error.settings).
+    if (error?.name === 'AttentionError') return { error: error.message, fields: error.settings ?? [] };
+    return { error: `Unexpected error: ${error?.message ?? error}`, fields: [] };
   }
 }
 
@@ -99,10 +106,11 @@ function fromLink(settings) {
   for (const key of Object.keys(errors)) {
     if (key.startsWith('token-')) {
       const i = Number(key.slice(6));
-      settings.tokens[i] = BOOK.tokens[i];
+      settings.tokens[i] = BOOK.tokens[i] ?? `word${i + 1}`;
       fixed.push(`word ${i + 1}`);
     } else if (key.startsWith('x-')) {
-      settings.embeddings = BOOK.embeddings.map((r) => [...r]);
+      const [i, j] = key.slice(2).split('-').map(Number);
+      settings.embeddings[i][j] = BOOK.embeddings[i]?.[j] ?? 0;
       if (!fixed.includes('embeddings')) fixed.push('embeddings');
     } else {
       fixed.push(`${key} (${settings[key]})`);
@@ -114,7 +122,10 @@ function fromLink(settings) {
 
 function changedKeys(settings) {
   const params = encodeSettings(settings);
-  const names = { tokens: 'words', x: 'embeddings', profile: 'random numbers', seedV2: 'seed for SelfAttention_v2', p: 'dropout p' };
+  const names = {
+    tokens: 'words', x: 'embeddings', profile: 'random numbers', seedV2: 'seed for SelfAttention_v2', p: 'dropout p',
+    inputs: `embeddings drawn with torch.${settings.inputs}`, inputSeed: 'seed for the embeddings',
+  };
   return [...params.keys()].map((k) => names[k] ?? k);
 }
 
@@ -134,8 +145,15 @@ function fromLocation({ initial = false } = {}) {
     state.linkNotice = notice ?? (initial ? null : 'These are the settings of this point in the page’s history: Back and Forward undo and redo settings changes as well as steps.');
     editing = false;
     let outcome = compute(settings);
+    if (outcome.error && outcome.fields.length) {
+      // A link whose combination a module rejects: the book's value for what it names, and why.
+      for (const key of outcome.fields) settings[key] = BOOK[key];
+      state.linkNotice = `This link’s ${outcome.fields.join(' and ')} could not be used (${outcome.error}), so the book’s value is shown instead.`;
+      outcome = compute(settings);
+    }
     if (outcome.error) {
       state.computeError = outcome.error;
+      state.computeFields = outcome.fields;
       if (!state.results) {
         // Nothing shown yet: fall back to the book so the page is never blank.
         outcome = compute(bookSettings());
@@ -146,6 +164,7 @@ function fromLocation({ initial = false } = {}) {
       state.settings = settings;
       state.results = outcome.results;
       state.computeError = null;
+      state.computeFields = [];
     }
     state.formErrors = {};
   } else if (!stepChanged) {
@@ -170,7 +189,7 @@ function navigate(id, { focusHeading = false } = {}) {
   if (changed) window.scrollTo({ top: 0 });
   const heading = els.step.querySelector('#step-title');
   if (focusHeading && heading) heading.focus({ preventScroll: true });
-  else if (changed) announce(`Step ${stepIndex(id) + 1} of ${STEPS.length}: ${STEPS[stepIndex(id)].title}`);
+  else if (changed) announce(`Step ${stepIndex(id) + 1} of ${STEPS.length}: ${resolveStep(STEPS[stepIndex(id)], state.settings).title}`);
 }
 
 function announce(text) {
@@ -182,7 +201,9 @@ function announce(text) {
 
 function render({ writeForm }) {
   const index = stepIndex(state.step);
-  const step = STEPS[index];
+  // titles, prose and formulas that name sizes, written for these settings
+  const steps = STEPS.map((s) => resolveStep(s, state.settings));
+  const step = steps[index];
   takeApart.hide();
   const book = isBook(state.settings);
   let article;
@@ -209,8 +230,8 @@ function render({ writeForm }) {
   fitLedes(els.step);
   makeScrollersReachable();
 
-  renderToc(els.toc, { steps: STEPS, current: step.id, settings: state.settings });
-  renderHere(els.here, { steps: STEPS, current: step.id, settings: state.settings });
+  renderToc(els.toc, { steps, current: step.id, settings: state.settings });
+  renderHere(els.here, { steps, current: step.id, settings: state.settings });
   renderSettings(els.settings, {
     settings: state.settings,
     writeValues: writeForm,
@@ -218,6 +239,7 @@ function render({ writeForm }) {
     isBook: book,
     changed: changedKeys(state.settings),
     computeError: state.computeError,
+    computeFields: state.computeFields ?? [],
     relevant: Array.isArray(step.controls) ? step.controls : [],
     bookMarks: {
       match: article.querySelectorAll('[data-book="match"]').length,
@@ -225,7 +247,7 @@ function render({ writeForm }) {
     },
   });
   renderNotices();
-  renderNav(index);
+  renderNav(steps, index);
   document.title = `${step.section} ${step.title} · Attention, computed live`;
 }
 
@@ -248,16 +270,16 @@ function renderNotices() {
   const items = [];
   if (state.computeError) {
     items.push(
-      h('div', { class: 'notice is-error', role: 'alert' }, h('strong', {}, 'These settings could not be computed. '), state.computeError, ' The numbers below are from the last settings that worked.'),
+      h('div', { class: 'notice is-error', role: 'alert' }, h('strong', {}, 'These settings could not be computed. '), state.computeError.replace(/([^.!?])$/, '$1.'), ' The numbers below are from the last settings that worked.'),
     );
   }
   if (state.linkNotice) items.push(h('div', { class: 'notice', role: 'status' }, state.linkNotice));
   els.notices.replaceChildren(...items);
 }
 
-function renderNav(index) {
-  const prev = STEPS[index - 1];
-  const next = STEPS[index + 1];
+function renderNav(steps, index) {
+  const prev = steps[index - 1];
+  const next = steps[index + 1];
   const hadFocus = document.activeElement;
   label(els.prev, '← Previous', prev);
   label(els.next, 'Next →', next);
@@ -330,6 +352,15 @@ function wireEvents() {
 
   els.settings.addEventListener('input', onSettingsInput);
   els.settings.addEventListener('change', onSettingsInput);
+  // Words added and removed in the form, then read like any other edit.
+  els.settings.addEventListener('click', (e) => {
+    const target = e.target instanceof Element ? e.target : null;
+    const remove = target?.closest('[data-remove-word]');
+    const next = target?.closest('#add-word') ? addWord(els.settings) : remove ? removeWord(els.settings, Number(remove.dataset.removeWord)) : null;
+    if (!next) return;
+    onSettingsInput({ type: 'change' });
+    next.focus();
+  });
   els.settings.addEventListener('click', (e) => {
     if (e.target instanceof Element && e.target.closest('#reset')) resetToBook();
   });
@@ -404,10 +435,12 @@ function onSettingsInput(event) {
     const outcome = compute(settings);
     if (outcome.error) {
       state.computeError = outcome.error;
+      state.computeFields = outcome.fields;
     } else {
       state.settings = settings;
       state.results = outcome.results;
       state.computeError = null;
+      state.computeFields = [];
       state.linkNotice = null;
       const hash = formatHash(state.step, settings);
       if (editing) history.replaceState(null, '', hash);
@@ -459,6 +492,7 @@ function resetToBook() {
   state.results = compute(state.settings).results;
   state.formErrors = {};
   state.computeError = null;
+  state.computeFields = [];
   state.linkNotice = null;
   editing = false;
   history.pushState(null, '', formatHash(state.step, state.settings));

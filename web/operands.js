@@ -14,10 +14,12 @@ const row = (name, i) => [name, [i, ALL]];
 const col = (name, j) => [name, [ALL, j]];
 const same = (name, index) => [name, index];
 const whole = (name, ndim) => [name, Array(ndim).fill(ALL)];
+// the query token of 3.3.1 and 3.4.1: x(2), or x(1) when it is the only one
+const queryRow = (get) => (get('inputs').shape[0] > 1 ? 1 : 0);
 
 export const OPERANDS = {
   dot_x1_x2: () => [whole('x1', 1), whole('x2', 1)],
-  query: ([j]) => [['inputs', [1, j]]],
+  query: ([j], get) => [['inputs', [queryRow(get), j]]],
   attn_scores_2: ([i]) => [row('inputs', i), whole('query', 1)],
   attn_weights_2_tmp: () => [whole('attn_scores_2', 1)],
   attn_weights_2_tmp_sum: () => [whole('attn_weights_2_tmp', 1)],
@@ -33,13 +35,13 @@ export const OPERANDS = {
   attn_weights_row_sums: ([i]) => [row('attn_weights', i)],
   all_context_vecs: ([i, j]) => [row('attn_weights', i), col('inputs', j)],
 
-  x_2: ([j]) => [['inputs', [1, j]]],
+  x_2: ([j], get) => [['inputs', [queryRow(get), j]]],
   query_2: ([j]) => [whole('x_2', 1), col('W_query', j)],
   key_2: ([j]) => [whole('x_2', 1), col('W_key', j)],
   value_2: ([j]) => [whole('x_2', 1), col('W_value', j)],
   keys: ([i, j]) => [row('inputs', i), col('W_key', j)],
   values: ([i, j]) => [row('inputs', i), col('W_value', j)],
-  attn_score_22: () => [whole('query_2', 1), row('keys', 1)],
+  attn_score_22: (_, get) => [whole('query_2', 1), row('keys', queryRow(get))],
   attn_scores_2_qk: ([i]) => [whole('query_2', 1), row('keys', i)],
   attn_scores_2_scaled: ([i]) => [['attn_scores_2_qk', [i]]],
   attn_weights_2_qk: () => [whole('attn_scores_2_scaled', 1)],

@@ -13,10 +13,24 @@ export const BOOK = Object.freeze({
   d_out: 2,
   heads: 2,
   qkv_bias: false,
+  inputs: 'typed', // the embeddings as typed ('typed'), or drawn with torch.rand / torch.randn ('rand', 'randn')
+  inputSeed: 123, // torch.manual_seed before drawing them
+  context_length: null, // the modules' context_length: null is the book's batch.shape[1], the number of words
 });
 
+// The sizes the page accepts: 1 to 16 words, 1 to 16 numbers per embedding.
+export const MAX_WORDS = 16;
+export const MAX_D_IN = 16;
+export const INPUT_SOURCES = ['typed', 'rand', 'randn'];
+
+/** Which token is the query of the single-query steps (3.3.1, 3.4.1): x(2), or x(1) when it is the only one. */
+export const queryIndex = (settings) => (settings.tokens.length > 1 ? 1 : 0);
+
+/** n x d zeros: the shape of generated embeddings before they are drawn. */
+export const zeros = (n, d) => Array.from({ length: n }, () => Array(d).fill(0));
+
 export function bookSettings() {
-  return structuredClone({ ...BOOK, tokens: [...BOOK.tokens], embeddings: BOOK.embeddings.map((r) => [...r]) });
+  return { ...BOOK, tokens: [...BOOK.tokens], embeddings: BOOK.embeddings.map((r) => [...r]) };
 }
 
 const numberKeys = ['seed', 'seedV2', 'p', 'd_out', 'heads'];
@@ -27,12 +41,21 @@ export function encodeSettings(settings) {
   for (const key of numberKeys) if (settings[key] !== BOOK[key]) params.set(key, String(settings[key]));
   if (settings.profile !== BOOK.profile) params.set('profile', settings.profile);
   if (settings.qkv_bias !== BOOK.qkv_bias) params.set('qkv_bias', settings.qkv_bias ? '1' : '0');
+  if (settings.context_length !== BOOK.context_length) params.set('context_length', String(settings.context_length));
   if (settings.tokens.join('\u0000') !== BOOK.tokens.join('\u0000')) params.set('tokens', JSON.stringify(settings.tokens));
-  if (JSON.stringify(settings.embeddings) !== JSON.stringify(BOOK.embeddings)) {
+  const d = settings.embeddings[0]?.length ?? 0;
+  if (d !== BOOK.embeddings[0].length) params.set('d_in', String(d));
+  if (settings.inputs !== 'typed') {
+    // drawn: the seed and the shape say it all
+    params.set('inputs', settings.inputs);
+    params.set('inputSeed', String(settings.inputSeed));
+  } else if (JSON.stringify(settings.embeddings) !== JSON.stringify(BOOK.embeddings)) {
     params.set('x', settings.embeddings.flat().join(','));
   }
   return params;
 }
+
+const wholeIn = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
 
 /** Reads settings from URL parameters, keeping the book's value for anything missing or invalid. */
 export function decodeSettings(params) {
@@ -44,19 +67,35 @@ export function decodeSettings(params) {
   }
   if (params.get('profile') === 'mkl' || params.get('profile') === 'default') s.profile = params.get('profile');
   if (params.has('qkv_bias')) s.qkv_bias = params.get('qkv_bias') === '1';
+  if (params.has('context_length')) {
+    const v = Number(params.get('context_length'));
+    if (Number.isFinite(v)) s.context_length = v;
+  }
   if (params.has('tokens')) {
     try {
       const tokens = JSON.parse(params.get('tokens'));
-      if (Array.isArray(tokens) && tokens.length === BOOK.tokens.length) s.tokens = tokens.map((t) => String(t));
+      if (Array.isArray(tokens) && wholeIn(tokens.length, 1, MAX_WORDS)) s.tokens = tokens.map((t) => String(t));
     } catch {
       // a damaged link keeps the book's words
     }
   }
-  if (params.has('x')) {
-    const values = params.get('x').split(',').map(Number);
-    if (values.length === 18 && values.every(Number.isFinite)) {
-      s.embeddings = [0, 1, 2, 3, 4, 5].map((i) => values.slice(3 * i, 3 * i + 3));
-    }
+  const n = s.tokens.length;
+  const dParam = params.has('d_in') ? Number(params.get('d_in')) : BOOK.embeddings[0].length;
+  const d = wholeIn(dParam, 1, MAX_D_IN) ? dParam : BOOK.embeddings[0].length;
+  const source = params.get('inputs');
+  if (source === 'rand' || source === 'randn') {
+    s.inputs = source;
+    const seed = Number(params.get('inputSeed') ?? BOOK.inputSeed);
+    s.inputSeed = Number.isFinite(seed) ? seed : BOOK.inputSeed;
+    s.embeddings = zeros(n, d);
+    return s;
+  }
+  const values = params.has('x') ? params.get('x').split(',').map(Number) : null;
+  if (values && values.length === n * d && values.every(Number.isFinite)) {
+    s.embeddings = Array.from({ length: n }, (_, i) => values.slice(d * i, d * i + d));
+  } else if (n !== BOOK.tokens.length || d !== BOOK.embeddings[0].length) {
+    // words or a width without their numbers: the book's where they exist, zeros elsewhere
+    s.embeddings = Array.from({ length: n }, (_, i) => Array.from({ length: d }, (__, j) => BOOK.embeddings[i]?.[j] ?? 0));
   }
   return s;
 }

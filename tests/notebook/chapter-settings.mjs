@@ -26,6 +26,20 @@ export const SETTINGS = {
     embeddings: [[0.1, 0.2, 0.3], [0.9, 0.8, 0.7], [0.25, 0.5, 0.75], [1, 0, 0.5], [0.05, 0.95, 0.4], [0.6, 0.3, 0.1]],
   },
   'other (seed 0, seedV2 5, d_out 3, 3 heads, p 0.1)': { ...bookSettings(), seed: 0, seedV2: 5, d_out: 3, heads: 3, p: 0.1 },
+  'four words of five numbers, d_out 6, 3 heads, context_length 10': {
+    ...bookSettings(), d_out: 6, heads: 3, context_length: 10,
+    tokens: ['we', 'read', 'the', 'book'],
+    embeddings: [[0.1, -0.2, 0.3, 0.4, 0.5], [1.5, 0.25, -1, 0, 2], [0.3, 0.3, 0.3, 0.3, 0.3], [-0.7, 0.8, 0.05, 0.6, -0.1]],
+  },
+  'one word of two numbers': { ...bookSettings(), tokens: ['alone'], embeddings: [[0.6, -0.4]] },
+  'seven words drawn by torch.randn(7, 4) under seed 42': {
+    ...bookSettings(), inputs: 'randn', inputSeed: 42, d_out: 4,
+    tokens: ['a', 'b', 'c', 'd', 'e', 'f', 'g'], embeddings: Array.from({ length: 7 }, () => [0, 0, 0, 0]),
+  },
+  'five words drawn by torch.rand(5, 3) under seed 3': {
+    ...bookSettings(), inputs: 'rand', inputSeed: 3,
+    tokens: ['v', 'w', 'x', 'y', 'z'], embeddings: Array.from({ length: 5 }, () => [0, 0, 0]),
+  },
 };
 
 

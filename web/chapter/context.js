@@ -11,8 +11,8 @@ import { BOOK_PRINTS } from '../book.js';
 const kept = new WeakMap(); // torch -> { key, parts }
 
 function keeper(torch, settings) {
-  const { seed, seedV2, d_out, heads, qkv_bias, embeddings } = settings;
-  const key = JSON.stringify([seed, seedV2, d_out, heads, qkv_bias, embeddings.length, embeddings[0]?.length]);
+  const { seed, seedV2, d_out, heads, qkv_bias, embeddings, context_length } = settings;
+  const key = JSON.stringify([seed, seedV2, d_out, heads, qkv_bias, context_length, embeddings.length, embeddings[0]?.length]);
   let entry = kept.get(torch);
   if (entry?.key !== key) kept.set(torch, (entry = { key, parts: new Map() }));
   // make() seeds and builds exactly as the chapter does at that point; it runs only when nothing is kept
@@ -79,5 +79,19 @@ export function chapterContext(torch, settings) {
     const h = Math.floor(col / width);
     return [`column ${col} is column ${col % width} of head ${h}`, ...parts[h]([...index.slice(0, -1), col % width])];
   };
+  /**
+   * Runs make(), which builds or runs a module; when the core rejects the settings (an AttentionError, e.g. too
+   * many words for context_length), the error names the settings to blame, for the page to show it beside them.
+   */
+  c.rejectable = (keys, make) => {
+    try {
+      return make();
+    } catch (error) {
+      if (error?.name === 'AttentionError') error.settings = keys;
+      throw error;
+    }
+  };
+  /** The modules' context_length: the setting, or the book's batch.shape[1] (the number of words). */
+  c.contextLength = () => settings.context_length ?? settings.tokens.length;
   return c;
 }

@@ -8,8 +8,8 @@
 // 'head', 'query', 'key'], explain(index) takes a cell apart, and marks(index) flags masked/dropped cells.
 // A few results are facts rather than tensors, { name, value }: causal_equal, scores_loop_equal,
 // ex31_equal, bmm_heads_equal, mha_steps_equal (booleans from torch.allclose) and dropout_draws
-// ({ default, mkl }: words each path drew). mha_error ({ name, message }) replaces every mha_* result
-// when d_out is not divisible by the number of heads.
+// ({ default, mkl }: words each path drew). Settings that a module rejects (heads that do not divide d_out,
+// more words than context_length) throw the core's AttentionError, with error.settings naming them.
 import { chapterContext } from './context.js';
 import simpleAttention from './s331-simple-attention.js';
 import allTokens from './s332-all-tokens.js';

@@ -1,6 +1,23 @@
 // 3.3.1 A simple self-attention without trainable weights: the scores, weights and context vector of one
 // query, x(2), against every token.
 import * as X from '../explain.js';
+import { queryIndex } from '../state.js';
+
+/** The input embeddings: as typed, or drawn by torch.rand / torch.randn(n, d_in) under their own seed. */
+function embeddings({ torch, settings }) {
+  if (settings.inputs === 'typed') return torch.tensor(settings.embeddings);
+  const [n, d] = [settings.tokens.length, settings.embeddings[0].length];
+  torch.manualSeed(settings.inputSeed);
+  return settings.inputs === 'randn' ? torch.randn(n, d) : torch.rand(n, d);
+}
+
+function drawnBy(settings) {
+  const { inputs, inputSeed } = settings;
+  if (inputs === 'typed') return undefined;
+  const [n, d] = [settings.tokens.length, settings.embeddings[0].length];
+  if (inputs === 'rand') return (values) => X.randDraws({ seed: inputSeed, start: 0, shape: [n, d], values });
+  return () => X.copiedFrom(([i, j]) => `number ${i * d + j} of torch.randn(${n}, ${d}) after torch.manual_seed(${inputSeed}): normally distributed, mean 0, standard deviation 1`);
+}
 
 export default function simpleAttention(c) {
   const { torch, show, features, words } = c;
@@ -11,13 +28,14 @@ export default function simpleAttention(c) {
     explain: (out) => () => [X.dotLine('x1 · x2', c.results.x1.values, c.results.x2.values, out)],
   });
 
-  const inputs = show('inputs', torch.tensor(c.settings.embeddings), { rows: words, cols: features(c.settings.embeddings[0].length) });
+  const inputs = show('inputs', embeddings(c), { rows: words, cols: features(c.settings.embeddings[0].length), explain: drawnBy(c.settings) });
   const inputRows = c.results.inputs.values;
   // The rows of inputs, taken once: every loop over the tokens below walks these views.
   const tokens = [...inputs];
-  Object.assign(c, { inputs, inputRows, tokens, n: inputRows.length, d_in: inputRows[0].length });
-  const copiedRow = (out) => (i) => [`row 1 (“${words[1]}”) of inputs: ${X.fmt(out[i[0]])}`];
-  const query = show('query', tokens[1], { cols: features(c.d_in), explain: copiedRow });
+  const q = queryIndex(c.settings); // x(2), or x(1) when it is the only word
+  Object.assign(c, { inputs, inputRows, tokens, q, n: inputRows.length, d_in: inputRows[0].length });
+  const copiedRow = (out) => (i) => [`row ${q} (“${words[q]}”) of inputs: ${X.fmt(out[i[0]])}`];
+  const query = show('query', tokens[q], { cols: features(c.d_in), explain: copiedRow });
 
   // one dot product per token, written into an empty tensor like the book's loop
   const scores2 = torch.empty(inputs.shape[0]);

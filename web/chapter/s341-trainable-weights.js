@@ -3,7 +3,7 @@
 import * as X from '../explain.js';
 
 export default function trainableWeights(c) {
-  const { torch, show, features, dims, words, inputs, inputRows, tokens, d_in, settings } = c;
+  const { torch, show, features, dims, words, inputs, inputRows, tokens, q, d_in, settings } = c;
   const d_out = settings.d_out;
   torch.manualSeed(settings.seed);
   const W = {};
@@ -16,7 +16,7 @@ export default function trainableWeights(c) {
     });
   }
   const w = (name) => c.results[name].values;
-  const x_2 = show('x_2', tokens[1], { cols: features(d_in), explain: (out) => (i) => [`row 1 (“${words[1]}”) of inputs: ${X.fmt(out[i[0]])}`] });
+  const x_2 = show('x_2', tokens[q], { cols: features(d_in), explain: (out) => (i) => [`row ${q} (“${words[q]}”) of inputs: ${X.fmt(out[i[0]])}`] });
   const x2 = w('x_2');
   const outCols = dims(d_out, 'o');
   const q2 = show('query_2', x_2.matmul(W.W_query), { cols: outCols, explain: (out) => X.vecmat(x2, w('W_query'), out, { name: 'q2' }) });
@@ -34,7 +34,7 @@ export default function trainableWeights(c) {
   });
   const q2Values = w('query_2');
   const keyRows = w('keys');
-  show('attn_score_22', q2.dot(keys.at(1)), { label: 'attn_scores_22', explain: (out) => () => [X.dotLine('ω22 = q2 · k2', q2Values, keyRows[1], out)] });
+  show('attn_score_22', q2.dot(keys.at(q)), { label: 'attn_scores_22', explain: (out) => () => [X.dotLine(`ω${q + 1}${q + 1} = q${q + 1} · k${q + 1}`, q2Values, keyRows[q], out)] });
   const s2 = show('attn_scores_2_qk', q2.matmul(keys.T), { label: 'attn_scores_2', cols: words, explain: (out) => X.rowDots(keyRows, q2Values, out, { name: 'ω2' }) });
   const d_k = keys.shape[keys.ndim - 1];
   const scaled2 = show('attn_scores_2_scaled', s2.div(d_k ** 0.5), {

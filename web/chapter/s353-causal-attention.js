@@ -2,7 +2,7 @@
 import * as X from '../explain.js';
 
 export default function causalAttention(c) {
-  const { torch, show, features, dims, words, inputs, inputRows, d_in, settings, keep, contextOf, projections } = c;
+  const { torch, show, features, dims, words, inputs, inputRows, d_in, settings, keep, contextOf, projections, rejectable, contextLength } = c;
   const batch = (c.batch = show('batch', torch.stack([inputs, inputs], 0), {
     rows: words,
     cols: features(d_in),
@@ -11,9 +11,9 @@ export default function causalAttention(c) {
   }));
   const ca = keep('ca', () => {
     torch.manualSeed(settings.seed);
-    return new torch.CausalAttention(d_in, settings.d_out, batch.shape[1], 0.0, settings.qkv_bias);
+    return new torch.CausalAttention(d_in, settings.d_out, contextLength(), 0.0, settings.qkv_bias);
   });
-  show('ca_context_vecs', ca.forward(batch), {
+  show('ca_context_vecs', rejectable(['context_length'], () => ca.forward(batch)), {
     label: 'ca(batch)',
     rows: words,
     cols: dims(settings.d_out, 'o'),

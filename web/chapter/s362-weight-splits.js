@@ -1,11 +1,11 @@
 // 3.6.2 Multi-head attention with weight splits: the batched matmul example, then MultiHeadAttention's
 // forward step by step (queries split into heads, masked scores, weights, context per head, heads merged)
-// and its output through out_proj. When heads do not divide d_out, mha_error replaces every mha_* result.
+// and its output through out_proj.
 import * as X from '../explain.js';
 import { BOOK_BMM_INPUT } from '../book.js';
 
 export default function weightSplits(c) {
-  const { torch, show, dims, words, n, d_in, settings, keep, batch, headCols, lazy, linearOf } = c;
+  const { torch, show, dims, words, n, d_in, settings, keep, batch, headCols, lazy, linearOf, rejectable, contextLength } = c;
   const tokens3 = dims(3, 't');
   const a = show('bmm_a', torch.tensor(BOOK_BMM_INPUT), { label: 'a', rows: tokens3, cols: dims(4, 'd'), axes: ['batch', 'head', 'token', 'feature'] });
   const aT = a.transpose(2, 3);
@@ -27,13 +27,9 @@ export default function weightSplits(c) {
   c.fact('bmm_heads_equal', torch.allclose(aa0.at(0), firstRes) && torch.allclose(aa0.at(1), secondRes));
 
   const { d_out, heads } = settings;
-  if (d_out % heads !== 0) {
-    c.results.mha_error = { name: 'mha_error', message: `d_out (${d_out}) must be divisible by the number of heads (${heads})` };
-    return;
-  }
   const mha = keep('mha', () => {
     torch.manualSeed(settings.seed);
-    return new torch.MultiHeadAttention(d_in, d_out, batch.shape[1], 0.0, heads, settings.qkv_bias);
+    return rejectable(['heads', 'd_out'], () => new torch.MultiHeadAttention(d_in, d_out, contextLength(), 0.0, heads, settings.qkv_bias));
   });
   const head_dim = d_out / heads;
   const b = batch.shape[0];
@@ -76,6 +72,6 @@ export default function weightSplits(c) {
       return `head ${h}, column ${j} of (attn_weights @ values)[${bi}] for token ${t}: ${X.fmt(headsValues[bi][h][t][j])}`;
     }),
   });
-  const out = show('mha_out', mha.forward(batch), { label: 'mha(batch)', ...byToken, cols: dims(d_out, 'o'), explain: linearOf(mha.out_proj, merged, 'context_vec', 'out_proj.weight') });
+  const out = show('mha_out', rejectable(['context_length'], () => mha.forward(batch)), { label: 'mha(batch)', ...byToken, cols: dims(d_out, 'o'), explain: linearOf(mha.out_proj, merged, 'context_vec', 'out_proj.weight') });
   c.fact('mha_steps_equal', torch.allclose(mha.out_proj.forward(merged), out));
 }

@@ -6,6 +6,8 @@ import selfAttentionV1 from '../steps/s342-self-attention-v1.js';
 import selfAttentionV2 from '../steps/s342-self-attention-v2.js';
 import causalAttention from '../steps/s353-causal-attention.js';
 import wrapper from '../steps/s361-wrapper.js';
+import { queryIndex } from '../state.js';
+import { inputsLines, pyFloat, contextLengthArg } from '../python.js';
 
 // A step's class definition: its code up to the seed that precedes the instance (the walk-through's own lines).
 function classLines(step) {
@@ -15,14 +17,11 @@ function classLines(step) {
   return lines;
 }
 
-const fmt = (v) => {
-  const s = String(v);
-  return /[.e]/.test(s) || !Number.isFinite(v) ? s : `${s}.0`;
-};
 
 /** The cells of the chapter under `settings`: [{ steps: [ids], code }]. */
 export function chapterCells(s) {
-  const rows = s.embeddings.map((row, i) => `    [${row.map(fmt).join(', ')}],  # ${s.tokens[i]}`);
+  const q = queryIndex(s);
+  const context = contextLengthArg(s);
   const bias = s.qkv_bias ? 'True' : 'False';
   return [
     {
@@ -32,17 +31,15 @@ export function chapterCells(s) {
         'import torch.nn as nn',
         '',
         `words = ${JSON.stringify(s.tokens)}`,
-        'inputs = torch.tensor([',
-        ...rows,
-        '])',
-        'print(torch.dot(inputs[0], inputs[1]))',
+        ...inputsLines(s),
+        `print(torch.dot(inputs[0], inputs[${q}]))`,
         'print(inputs)',
       ],
     },
     {
       steps: ['scores-x2', 'normalise-by-sum', 'softmax-naive', 'softmax-torch', 'context-z2'],
       code: [
-        'query = inputs[1]',
+        `query = inputs[${q}]`,
         'attn_scores_2 = torch.empty(inputs.shape[0])',
         'for i, x_i in enumerate(inputs):',
         '    attn_scores_2[i] = torch.dot(x_i, query)',
@@ -78,13 +75,13 @@ export function chapterCells(s) {
         'W_key = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)',
         'W_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)',
         'print(W_query)',
-        'x_2 = inputs[1]',
+        `x_2 = inputs[${q}]`,
         'query_2 = x_2 @ W_query',
         'keys = inputs @ W_key',
         'values = inputs @ W_value',
         'print("query_2:", query_2)',
         'print("keys:", keys)',
-        'print("score 2,2:", query_2.dot(keys[1]))',
+        `print("score ${q + 1},${q + 1}:", query_2.dot(keys[${q}]))`,
         'attn_scores_2 = query_2 @ keys.T',
         'd_k = keys.shape[-1]',
         'attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)',
@@ -150,7 +147,7 @@ export function chapterCells(s) {
       steps: ['dropout-ones', 'dropout-weights', 'dropout-builds'],
       code: [
         `torch.manual_seed(${s.seed})`,
-        `dropout = torch.nn.Dropout(${fmt(s.p)})`,
+        `dropout = torch.nn.Dropout(${pyFloat(s.p)})`,
         'print(dropout(torch.ones(context_length, context_length)))',
         `torch.manual_seed(${s.seed})`,
         'print(dropout(attn_weights))',
@@ -164,7 +161,7 @@ export function chapterCells(s) {
         'batch = torch.stack((inputs, inputs), dim=0)',
         'print(batch.shape)',
         `torch.manual_seed(${s.seed})`,
-        `ca = CausalAttention(d_in, d_out, batch.shape[1], 0.0, qkv_bias=${bias})`,
+        `ca = CausalAttention(d_in, d_out, ${context}, 0.0, qkv_bias=${bias})`,
         'print(ca(batch))',
       ],
     },
@@ -174,10 +171,10 @@ export function chapterCells(s) {
         ...classLines(wrapper),
         '',
         `torch.manual_seed(${s.seed})`,
-        `wrapper = MultiHeadAttentionWrapper(d_in, d_out, batch.shape[1], 0.0, num_heads=${s.heads}, qkv_bias=${bias})`,
+        `wrapper = MultiHeadAttentionWrapper(d_in, d_out, ${context}, 0.0, num_heads=${s.heads}, qkv_bias=${bias})`,
         'print(wrapper(batch))',
         `torch.manual_seed(${s.seed})`,
-        `print(MultiHeadAttentionWrapper(d_in, 1, batch.shape[1], 0.0, num_heads=${s.heads}, qkv_bias=${bias})(batch))`,
+        `print(MultiHeadAttentionWrapper(d_in, 1, ${context}, 0.0, num_heads=${s.heads}, qkv_bias=${bias})(batch))`,
       ],
     },
     {
@@ -207,7 +204,7 @@ export function chapterCells(s) {
         '        return self.out_proj(context_vec)',
         '',
         `torch.manual_seed(${s.seed})`,
-        `mha = MultiHeadAttention(d_in, ${s.d_out}, batch.shape[1], 0.0, num_heads=${s.heads}, qkv_bias=${bias})`,
+        `mha = MultiHeadAttention(d_in, ${s.d_out}, ${context}, 0.0, num_heads=${s.heads}, qkv_bias=${bias})`,
         'print(mha(batch))',
       ],
     },

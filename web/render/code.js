@@ -2,6 +2,7 @@
 // ▶ marker, and "runs in this step" for screen readers). A light tokenizer colours Python; every token
 // is a text node.
 import { h, srOnly } from './dom.js';
+import { inputsLines, queryRow, contextLengthArg, pyFloat } from '../python.js';
 
 const KEYWORDS = new Set([
   'def', 'class', 'return', 'for', 'in', 'if', 'else', 'elif', 'import', 'from', 'as', 'with', 'not', 'and',
@@ -31,28 +32,43 @@ function highlight(line) {
 // book's sentence); these rules write the current settings instead, line for line, so the code shown is the
 // code that prints the numbers shown.
 const INSTANCE = /^(\w+ = (?:SelfAttention_v2|CausalAttention|MultiHeadAttentionWrapper|MultiHeadAttention)\(.*)\)$/;
-const EMBEDDING_ROW = /^(\s*)\[[-\d., ]+\],(\s*)# .*$/;
-const decimal = (v) => (Number(v.toFixed(2)) === v ? v.toFixed(2) : String(v));
-const pyFloat = (v) => (Number.isInteger(v) ? v.toFixed(1) : String(v));
 
-/** The step's lines with the current settings written in. */
-export function codeWithSettings(lines, s) {
-  let row = 0;
-  return lines.map((line) => {
-    const embedding = EMBEDDING_ROW.exec(line);
-    if (embedding && row < s.embeddings.length) {
-      const i = row++;
-      return `${embedding[1]}[${s.embeddings[i].map(decimal).join(', ')}],${embedding[2]}# ${s.tokens[i]}`;
+/**
+ * The step's lines with the current settings written in, and its highlighted lines renumbered: the
+ * book's `inputs = torch.tensor([...])` block becomes the current rows (or the seeded draw).
+ */
+export function codeWithSettings(lines, s, highlight = []) {
+  const hot = new Set(highlight);
+  const out = [];
+  const newHot = [];
+  for (let i = 0; i < lines.length; i++) {
+    const start = out.length;
+    let last = i; // the last step line these output lines stand for
+    if (lines[i] === 'inputs = torch.tensor([' && lines.indexOf('])', i) > i) {
+      last = lines.indexOf('])', i);
+      out.push(...inputsLines(s));
+    } else {
+      out.push(withSettings(lines[i], s));
     }
-    let out = line
-      .replace('torch.manual_seed(123)', `torch.manual_seed(${s.seed})`)
-      .replace('torch.manual_seed(789)', `torch.manual_seed(${s.seedV2})`)
-      .replace('Dropout(0.5)', `Dropout(${pyFloat(s.p)})`)
-      .replace('num_heads=2', `num_heads=${s.heads}`)
-      .replace(/^d_in, d_out = inputs\.shape\[1\], 2$/, `d_in, d_out = inputs.shape[1], ${s.d_out}`);
-    if (s.qkv_bias && !out.includes('qkv_bias')) out = out.replace(INSTANCE, '$1, qkv_bias=True)');
-    return out;
-  });
+    let on = false;
+    for (let k = i; k <= last; k++) on ||= hot.has(k);
+    if (on) for (let k = start; k < out.length; k++) newHot.push(k);
+    i = last;
+  }
+  return { lines: out, highlight: newHot };
+}
+
+function withSettings(line, s) {
+  let out = line
+    .replace('inputs[1]', queryRow(s))
+    .replace('batch.shape[1], 0.0', `${contextLengthArg(s)}, 0.0`)
+    .replace('torch.manual_seed(123)', `torch.manual_seed(${s.seed})`)
+    .replace('torch.manual_seed(789)', `torch.manual_seed(${s.seedV2})`)
+    .replace('Dropout(0.5)', `Dropout(${pyFloat(s.p)})`)
+    .replace('num_heads=2', `num_heads=${s.heads}`)
+    .replace(/^d_in, d_out = inputs\.shape\[1\], 2$/, `d_in, d_out = inputs.shape[1], ${s.d_out}`);
+  if (s.qkv_bias && !out.includes('qkv_bias')) out = out.replace(INSTANCE, '$1, qkv_bias=True)');
+  return out;
 }
 
 /**

@@ -4,7 +4,7 @@ import { h } from './dom.js';
 
 // A GPT-2-style model from input to output; `part` marks the layer this chapter builds.
 const GPT_LAYERS = [
-  { name: 'Token embeddings + position embeddings', detail: 'each word becomes a vector (3 numbers here, 768 in GPT-2)' },
+  { name: 'Token embeddings + position embeddings', detail: 'each word becomes a vector (a few numbers here, 768 in GPT-2)' },
   {
     name: 'Transformer block',
     repeat: '× 12 in GPT-2 small',

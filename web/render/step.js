@@ -8,6 +8,7 @@ import { renderResult, renderValue, marksIn } from './matrix.js';
 import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
 import { renderOverview, renderRecap } from './overview.js';
+import { queryIndex } from '../state.js';
 import { CONTROLS } from './settings.js';
 import { cellsForStep, scriptForStep } from '../notebook/chapter-cells.js';
 import { notebookHash } from '../notebook/share.js';
@@ -77,15 +78,9 @@ export function renderStep(step, view) {
     if (shown.some((r) => Array.isArray(r.shape))) {
       append(section, h('p', { class: 'results-hint' }, 'Hover, click or Tab to a number to see how it was computed.'));
     }
-    let missingShown = typeof step.note === 'function'; // the step's note says why (web/steps/index.js)
     for (const r of shown) {
       if (r.missing) {
-        if (results.mha_error) {
-          if (!missingShown) append(section, h('p', { class: 'notice is-error', role: 'note' }, h('strong', {}, 'Not computed with these settings: '), results.mha_error.message, '.'));
-          missingShown = true;
-        } else {
-          append(section, h('p', { class: 'notice is-error' }, `No result named “${r.missing}” (check the step’s show list).`));
-        }
+        append(section, h('p', { class: 'notice is-error' }, `No result named “${r.missing}” (check the step’s show list).`));
       } else if (Array.isArray(r.shape)) {
         append(section, renderResult(r, view));
       } else if ('value' in r) {
@@ -115,6 +110,9 @@ export function renderStep(step, view) {
       ),
     );
   }
+  if (step.query && queryIndex(settings) === 0) {
+    append(article, h('p', { class: 'notice', role: 'note' }, 'With a single word there is no x(2): on this step the query is x(1), the only token, and the code uses inputs[0].'));
+  }
   if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
   if (step.view === 'context') append(article, renderContext(settings, contextResult(step, results)));
   if (step.view === 'overview') append(article, renderOverview());
@@ -131,7 +129,8 @@ export function renderStep(step, view) {
 
 
   append(article, renderFormula(step.formula, view.katex));
-  append(article, renderCode(codeWithSettings(step.code ?? [], settings), step.highlight));
+  const code = codeWithSettings(step.code ?? [], settings, step.highlight);
+  append(article, renderCode(code.lines, code.highlight));
   if (more.length) append(article, h('div', { class: 'prose' }, ...more));
   if (Array.isArray(step.recap)) append(article, renderRecap(step.recap));
   append(article, notebookLink(step, settings, script));

@@ -34,12 +34,15 @@ function bars(vector, names, { min, max }) {
 }
 
 /** Each token's 3-D embedding as a small bar chart, labelled with its word. */
+/** 'd0, d1, d2'; 'd0, …, d15' when there are many. */
+const featureNames = (d) => (d <= 4 ? Array.from({ length: d }, (_, j) => `d${j}`).join(', ') : `d0, …, d${d - 1}`);
+
 export function renderEmbeddings(settings) {
   const scale = range(settings.embeddings);
   return h(
     'figure',
     { class: 'view view-embeddings' },
-    h('figcaption', {}, 'The input: one embedding vector (d0, d1, d2) per token'),
+    h('figcaption', {}, `The input: one embedding vector (${featureNames(settings.embeddings[0].length)}) per token`),
     h(
       'ol',
       { class: 'token-cards' },

@@ -10,10 +10,11 @@
 //              'overview' (where attention sits in a GPT-style model)
 //   recap      optional rows { name, adds }: the chapter's classes and what each adds (a table)
 //   note       optional function(results, settings) -> text shown under the tensors (e.g. an equality)
+//   query      true on the steps that follow one query token, x(2) (x(1) when there is a single word)
+// title, prose (or any of its paragraphs) and formula may be functions of the settings where they name sizes
+// ("six tokens"): steps/words.js resolveStep() writes them for the current settings.
 //   controls   optional keys of the settings (web/state.js BOOK) that this step is about, e.g. ['profile',
 //              'p', 'seed'] for dropout; a renderer may offer these controls beside the step
-// A name in `show` can be missing from the results: the mha_* results are absent when results.mha_error
-// is set (d_out not divisible by the number of heads). Skip such names; the step's note says why.
 // Results of 3 or more dims may carry `axes`, a name per dim (['batch', 'head', 'query', 'key']), for
 // captioning the slices; rows/cols always label the last two dims.
 import dotProduct from './s331-dot-product.js';

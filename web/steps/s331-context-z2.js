@@ -1,18 +1,20 @@
 // 3.3.1 — the weighted sum that gives attention its output.
 import { fmt } from '../explain.js';
+import { allOf, sizes } from './words.js';
 
 export default {
   id: 'context-z2',
   section: '3.3.1',
+  query: true, // follows one query token, x(2)
   title: 'The context vector z(2)',
   prose: [
-    'The context vector z(2) is the sum of all six input vectors, each multiplied by its attention weight for the ' +
+    (s) => `The context vector z(2) is the sum of ${allOf(sizes(s).n, 'input vector')}, each multiplied by its attention weight for the ` +
       'query x(2). It is a new representation of the second token that blends in the tokens it attends to most.',
-    'Because the weights are positive and add up to 1, z(2) is a weighted average: each of its features lies ' +
+    (s) => 'Because the weights are positive and add up to 1, z(2) is a weighted average: each of its features lies ' +
       'between the smallest and the largest value of that feature among the inputs. The picture shows the inputs ' +
-      'beside the result; hover over a feature of z(2) to see its six products.',
+      `beside the result; hover over a feature of z(2) to see its product${sizes(s).n === 1 ? '' : 's'}.`,
   ],
-  formula: String.raw`\mathbf{z}^{(2)} = \sum_{i=1}^{6} \alpha_{2i} \, \mathbf{x}^{(i)}`,
+  formula: (s) => String.raw`\mathbf{z}^{(2)} = \sum_{i=1}^{${sizes(s).n}} \alpha_{2i} \, \mathbf{x}^{(i)}`,
   code: [
     'context_vec_2 = torch.zeros(query.shape)',
     'for i, x_i in enumerate(inputs):',

@@ -1,19 +1,35 @@
 // 3.3.1 — the input every later step starts from.
+import { count, plural, sizes, capital } from './words.js';
+
 export default {
   id: 'embeddings',
   section: '3.3.1',
-  title: 'Six tokens, six 3-D vectors',
+  title: (s) => {
+    const { n, d } = sizes(s);
+    return capital(`${plural(n, 'token')}, ${n === 1 ? 'one' : count(n)} ${d}-D vector${n === 1 ? '' : 's'}`);
+  },
   prose: [
-    'The input is a short text of six tokens (in the book: “Your journey starts with one step”). Each token is ' +
-      'represented by its embedding, a vector of three numbers, and the six vectors stacked as rows form `inputs`, ' +
-      'a 6 × 3 tensor.',
-    'Three dimensions are far fewer than a real model uses (GPT-2 has 768), but they keep every number on screen. ' +
-      'The values are invented for the example; in a trained model they come from an embedding layer.',
-    'The bars draw each token’s three features next to each other, so tokens that point in a similar direction ' +
-      'are easy to spot. You can edit the words and the numbers in the settings: every later step is recomputed ' +
-      'from them (the code below keeps the book’s values).',
+    (s) => {
+      const { n, d } = sizes(s);
+      return `The input is a short text of ${plural(n, 'token')} (in the book: “Your journey starts with one step”, six ` +
+        `tokens of three numbers). Each token is represented by its embedding, a vector of ${plural(d, 'number')}, and ` +
+        `the vectors stacked as rows form \`inputs\`, a ${n} × ${d} tensor.`;
+    },
+    (s) =>
+      `${capital(plural(sizes(s).d, 'dimension'))} ${sizes(s).d === 1 ? 'is' : 'are'} far fewer than a real model uses (GPT-2 has 768), but they keep every ` +
+      'number on screen. ' +
+      (s.inputs === 'typed'
+        ? 'The values are typed in for the example; in a trained model they come from an embedding layer.'
+        : `Here they are drawn by torch.${s.inputs} after torch.manual_seed(${s.inputSeed}); in a trained model they come from an embedding layer.`),
+    'The bars draw each token’s features next to each other, so tokens that point in a similar direction ' +
+      'are easy to spot. In the settings you can add and remove words, change d_in, type the numbers or draw them ' +
+      'with torch.rand or torch.randn: every later step is recomputed from them, and the code below follows.',
   ],
-  formula: String.raw`\mathbf{X} = \begin{bmatrix} \mathbf{x}^{(1)} \\ \vdots \\ \mathbf{x}^{(6)} \end{bmatrix} \in \mathbb{R}^{6 \times 3}`,
+  formula: (s) => {
+    const { n, d } = sizes(s);
+    const rows = n === 1 ? String.raw`\mathbf{x}^{(1)}` : String.raw`\mathbf{x}^{(1)} \\ \vdots \\ \mathbf{x}^{(${n})}`;
+    return String.raw`\mathbf{X} = \begin{bmatrix} ${rows} \end{bmatrix} \in \mathbb{R}^{${n} \times ${d}}`;
+  },
   code: [
     'inputs = torch.tensor([',
     '    [0.43, 0.15, 0.89],  # Your',

@@ -4,6 +4,7 @@ import { fmt } from '../explain.js';
 export default {
   id: 'normalise-by-sum',
   section: '3.3.1',
+  query: true, // follows one query token, x(2)
   title: 'Normalising by the sum',
   prose: [
     'To mix vectors with the scores we want weights: numbers that are not negative and add up to 1, so that ' +

@@ -4,6 +4,7 @@ import { fmt } from '../explain.js';
 export default {
   id: 'scores-x2',
   section: '3.3.1',
+  query: true, // follows one query token, x(2)
   title: 'Scores of x(2) against every token',
   prose: [
     'Take the second token, x(2), as the query. Its attention score with token i is the dot product of the two ' +

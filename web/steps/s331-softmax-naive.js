@@ -4,6 +4,7 @@ import { fmt } from '../explain.js';
 export default {
   id: 'softmax-naive',
   section: '3.3.1',
+  query: true, // follows one query token, x(2)
   title: 'Softmax, written out by hand',
   prose: [
     'Softmax normalises with exponentials: every score becomes exp(ω), and each of those is divided by their sum. ' +

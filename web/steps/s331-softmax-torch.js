@@ -4,6 +4,7 @@ import { closeness, fmt, maxAbsDiff } from '../explain.js';
 export default {
   id: 'softmax-torch',
   section: '3.3.1',
+  query: true, // follows one query token, x(2)
   title: 'PyTorch’s softmax',
   prose: [
     '`torch.softmax` computes the same function, but first subtracts the largest score from every score. The ' +

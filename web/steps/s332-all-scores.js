@@ -1,12 +1,13 @@
 // 3.3.2 — every token as a query: loops, then one matrix product.
 import { py } from '../explain.js';
+import { sizes } from './words.js';
 
 export default {
   id: 'all-scores',
   section: '3.3.2',
   title: 'Scores for every pair of tokens',
   prose: [
-    'Now every token takes a turn as the query. Two nested loops fill a 6 × 6 table whose row i, column j holds ' +
+    (s) => `Now every token takes a turn as the query. Two nested loops fill a ${sizes(s).n} × ${sizes(s).n} table whose row i, column j holds ` +
       'x(i) · x(j). The second row is the score vector of x(2) from before, and the table is symmetric, because a dot ' +
       'product does not depend on the order of its two vectors.',
     'Python loops are slow. The same table is one matrix product: in `inputs @ inputs.T`, row i of `inputs` meets ' +

@@ -2,6 +2,7 @@
 export default {
   id: 'context-q2',
   section: '3.4.1',
+  query: true, // follows one query token, x(2)
   title: 'The context vector of x(2), from values',
   prose: [
     'As in 3.3, the context vector is a weighted sum, but now it adds up the value vectors instead of the raw ' +

@@ -2,6 +2,7 @@
 export default {
   id: 'qkv-x2',
   section: '3.4.1',
+  query: true, // follows one query token, x(2)
   title: 'Query, key and value of x(2)',
   prose: [
     'Multiplying the input x(2) by each matrix gives its query, key and value vectors. One token thus gets three ' +

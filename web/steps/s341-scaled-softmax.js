@@ -2,6 +2,7 @@
 export default {
   id: 'scaled-softmax',
   section: '3.4.1',
+  query: true, // follows one query token, x(2)
   title: 'Scale by √d_k, then softmax',
   prose: [
     'Before softmax the scores are divided by √d_k, the square root of the keys’ width. Dot products of wider ' +

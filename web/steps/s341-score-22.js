@@ -2,6 +2,7 @@
 export default {
   id: 'score-22',
   section: '3.4.1',
+  query: true, // follows one query token, x(2)
   title: 'One score: ω22',
   prose: [
     'The score is still a dot product, but now between a query and a key rather than between two raw ' +

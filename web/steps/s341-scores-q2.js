@@ -1,12 +1,14 @@
 // 3.4.1 — the query against all keys at once.
 import { fmt } from '../explain.js';
+import { allOf, sizes } from './words.js';
 
 export default {
   id: 'scores-q2',
   section: '3.4.1',
+  query: true, // follows one query token, x(2)
   title: 'All scores of x(2)',
   prose: [
-    'Scoring the query against all six keys is one vector–matrix product with the transposed keys: column i of ' +
+    (s) => `Scoring the query against ${allOf(sizes(s).n, 'key')} is one vector–matrix product with the transposed keys: column i of ` +
       '`keys.T` is the key of token i, so entry i of the result is q(2) · k(i).',
     'Hover over a score to see its dot product.',
   ],

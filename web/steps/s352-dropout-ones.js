@@ -1,12 +1,13 @@
 // 3.5.2 — dropout's mask, made visible on a matrix of ones.
 import { fmt } from '../explain.js';
+import { sizes } from './words.js';
 
 const PATHS = { '2 2 0 2 2 0': 'PyTorch’s default generator path, as in the book', '2 2 2 2 2 2': 'the MKL path' };
 
 export default {
   id: 'dropout-ones',
   section: '3.5.2',
-  title: 'Dropout on a 6 × 6 matrix of ones',
+  title: (s) => `Dropout on a ${sizes(s).n} × ${sizes(s).n} matrix of ones`,
   prose: [
     'Dropout fights overfitting: during training it sets each element to 0 with probability p, so the model ' +
       'cannot lean too hard on any single unit. The survivors are scaled by 1/(1 − p), which keeps the expected ' +

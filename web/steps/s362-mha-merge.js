@@ -1,6 +1,4 @@
 // 3.6.2 — per-head context vectors, merged back into one row per token.
-const unavailable = (r) => `${r.mha_error.message}, so MultiHeadAttention cannot be built with these settings.`;
-
 export default {
   id: 'mha-merge',
   section: '3.6.2',
@@ -24,7 +22,5 @@ export default {
   show: ['mha_context_heads', 'mha_context_merged'],
   controls: ['d_out', 'heads', 'seed', 'qkv_bias'],
   note: (r) =>
-    r.mha_error
-      ? unavailable(r)
-      : `[${r.mha_context_heads.shape.join(', ')}] → transpose → contiguous → view → [${r.mha_context_merged.shape.join(', ')}].`,
+    `[${r.mha_context_heads.shape.join(', ')}] → transpose → contiguous → view → [${r.mha_context_merged.shape.join(', ')}].`,
 };

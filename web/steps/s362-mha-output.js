@@ -54,8 +54,6 @@ export default {
     { name: 'MultiHeadAttention', adds: 'One projection each for queries, keys and values, split into heads with view and transpose; all heads in one batched matmul; the heads merged back and mixed by out_proj.' },
   ],
   note: (r) =>
-    r.mha_error
-      ? `${r.mha_error.message}: the assert in __init__ fails, as it would in PyTorch. Pick a d_out that is a multiple of the number of heads.`
-      : `context_vecs.shape = [${r.mha_out.shape.join(', ')}]. The module and the step-by-step computation agree: ` +
-        `torch.allclose → ${py(r.mha_steps_equal.value)}.`,
+    `context_vecs.shape = [${r.mha_out.shape.join(', ')}]. The module and the step-by-step computation agree: ` +
+    `torch.allclose → ${py(r.mha_steps_equal.value)}.`,
 };

@@ -1,8 +1,4 @@
 // 3.6.2 — one projection for all heads, split with view and transpose.
-const unavailable = (r) =>
-  `${r.mha_error.message}. MultiHeadAttention splits d_out columns into equal heads, so this step has no ` +
-  'numbers with these settings; pick a d_out that is a multiple of the number of heads.';
-
 export default {
   id: 'mha-split',
   section: '3.6.2',
@@ -30,7 +26,5 @@ export default {
   show: ['mha_queries', 'mha_queries_split'],
   controls: ['d_out', 'heads', 'seed', 'qkv_bias'],
   note: (r) =>
-    r.mha_error
-      ? unavailable(r)
-      : `queries: [${r.mha_queries.shape.join(', ')}] → view and transpose → [${r.mha_queries_split.shape.join(', ')}].`,
+    `queries: [${r.mha_queries.shape.join(', ')}] → view and transpose → [${r.mha_queries_split.shape.join(', ')}].`,
 };
