@@ -132,6 +132,13 @@ declare class Tensor implements Iterable<Tensor> {
   unsqueeze(dim: number): Tensor;
   contiguous(): Tensor;
   clone(): Tensor;
+  /** The view's strides (elements between neighbours along each dim), or one dim's, as PyTorch's t.stride(). */
+  stride(): number[];
+  stride(dim: number): number;
+  /** Where the view starts in its storage, as t.storage_offset(). */
+  storageOffset(): number;
+  /** Whether the strides are row-major for the shape, as t.is_contiguous(). */
+  isContiguous(): boolean;
 
   // math
   matmul(other: Tensor): Tensor;

@@ -129,6 +129,10 @@ async function main(flavour?: Flavour): Promise<string[]> {
   show(inputs.at(0).dot(inputs.at(1)));
   show(inputs.select(1, 0).bool());
   show(inputs.slice(0, 1, 3).transpose(0, 1).contiguous().view(-1).reshape([2, 3]).flatten().clone());
+  const strides: number[] = inputs.T.stride();
+  const offset: number = inputs.at(1).storageOffset() + inputs.stride(0);
+  const packed: boolean = inputs.T.isContiguous();
+  show(torch.tensor([strides.length, offset, Number(packed)]));
   show(inputs.view(3, 6).reshape(-1));
   const scores = torch.empty(6, 6);
   scores.set([0, 0], 1.5).set([0, 1], true).zero_();

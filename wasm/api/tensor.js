@@ -98,6 +98,27 @@ export function defineTensor(core, compareOps) {
       return core.call('size', this._w, integer('size', 'dim', dim));
     }
 
+    /** How far apart in storage neighbours along each dim are, as PyTorch's t.stride() (the view the core made). */
+    stride(dim) {
+      const strides = this._w.strides.slice();
+      if (dim === undefined) return strides;
+      const d = integer('stride', 'dim', dim);
+      if (d < -strides.length || d >= strides.length) {
+        throw new AttentionError(`stride: dim ${d} is out of range for a ${strides.length}-d tensor`);
+      }
+      return strides[d < 0 ? d + strides.length : d];
+    }
+    /** Where the view starts in its storage, as PyTorch's t.storage_offset(). */
+    storageOffset() { return this._w.offset; }
+    /** Whether the strides are row-major for the shape (dims of size 1 aside), as PyTorch's t.is_contiguous(). */
+    isContiguous() {
+      const { shape, strides } = this._w;
+      for (let d = shape.length - 1, expected = 1; d >= 0; expected *= shape[d], d--) {
+        if (shape[d] !== 1 && strides[d] !== expected) return false;
+      }
+      return true;
+    }
+
     /** Row-major copy of the values. */
     get data() { return rowMajor(this._w); }
     item() { return core.call('item', this._w); }

@@ -45,6 +45,15 @@ export default function weightSplits(c) {
     explain: () => X.copiedFrom(([bi, h, t, j]) =>
       `queries[${bi}, ${t}, ${h * head_dim + j}] = ${X.fmt(queriesValues[bi][t][h * head_dim + j])}: head ${h} owns ${head_dim === 1 ? `column ${h}` : `columns ${h * head_dim}–${(h + 1) * head_dim - 1}`}`),
   });
+  // Where each element of the split view lives in the storage of queries, [b, num_tokens, d_out]: the core's
+  // own strides; and what view() says when asked to merge the heads back without contiguous().
+  let viewError = null;
+  try {
+    qs.view(b, n, d_out);
+  } catch (error) {
+    viewError = error.message;
+  }
+  c.fact('mha_layout', { shape: qs.shape, strides: qs.stride(), offset: qs.storageOffset(), contiguous: qs.isContiguous(), storage: q.shape, storageStrides: q.stride(), viewError });
   const ksT = ks.transpose(2, 3);
   const rawScores = qs.matmul(ksT);
   const causalMarks = (idx) => (idx[idx.length - 1] > idx[idx.length - 2] ? 'masked' : null);

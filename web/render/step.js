@@ -9,6 +9,8 @@ import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
 import { renderOverview, renderRecap } from './overview.js';
 import { queryIndex } from '../state.js';
+import { renderEquivalence } from './equivalence.js';
+import { renderLayout } from './layout.js';
 import { CONTROLS } from './settings.js';
 import { cellsForStep, scriptForStep } from '../notebook/chapter-cells.js';
 import { notebookHash } from '../notebook/share.js';
@@ -125,6 +127,10 @@ export function renderStep(step, view) {
       note = `(This note could not be computed: ${error.message})`;
     }
     if (note) append(article, h('p', { class: 'step-note' }, h('span', { class: 'note-icon', 'aria-hidden': 'true' }, 'i'), h('span', {}, ...inlineCode(note))));
+  }
+  if (step.equivalence) append(article, renderEquivalence(step.equivalence, results));
+  if (step.layout && results[step.layout]) {
+    append(article, renderLayout(results[step.layout].value, { view: 'mha_queries_split', storage: 'mha_queries', viewLabel: 'split', storageLabel: 'queries', words: settings.tokens }));
   }
 
 

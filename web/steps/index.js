@@ -10,6 +10,9 @@
 //              'overview' (where attention sits in a GPT-style model)
 //   recap      optional rows { name, adds }: the chapter's classes and what each adds (a table)
 //   note       optional function(results, settings) -> text shown under the tensors (e.g. an equality)
+//   equivalence optional { title, left, right, same, differ }: two ways the chapter says give one result, both
+//              computed live and compared bit for bit (render/equivalence.js)
+//   layout     optional name of a layout fact (mha_layout): the view/transpose explorer (render/layout.js)
 //   query      true on the steps that follow one query token, x(2) (x(1) when there is a single word)
 // title, prose (or any of its paragraphs) and formula may be functions of the settings where they name sizes
 // ("six tokens"): steps/words.js resolveStep() writes them for the current settings.

@@ -24,6 +24,15 @@ export default {
   ],
   highlight: [5, 6, 7],
   show: ['ex31_v1_after', 'ex31_out_v2', 'ex31_out_v1'],
+  equivalence: {
+    title: 'SelfAttention_v1 with v2’s weights, and SelfAttention_v2',
+    left: { code: 'attention_v2(x)', values: (r) => r.ex31_out_v2.values },
+    right: { code: 'attention_v1(x)', values: (r) => r.ex31_out_v1.values },
+    same: 'v1 multiplies x by W = weight.T; v2’s nn.Linear multiplies x by weight.T too. The core runs the same ' +
+      'products summed in the same order for both, so not even the last bit differs.',
+    differ: 'The two classes compute the same products, but their matrix products sum them in a different order, and ' +
+      'float32 rounds each partial sum: the results may part in the last bits, far below what allclose tolerates.',
+  },
   note: (r) =>
     `torch.allclose(output_v2, output_v1, atol=1e-6) → ${py(r.ex31_equal.value)}: the outputs are ` +
     `${closeness(maxAbsDiff(r.ex31_out_v2.values, r.ex31_out_v1.values))}.`,

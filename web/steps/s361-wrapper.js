@@ -29,6 +29,20 @@ export default {
   ],
   highlight: [9, 10, 11],
   show: ['wrapper_out'],
+  equivalence: {
+    title: 'the wrapper’s heads, and one MultiHeadAttention with their weights',
+    left: { code: 'MultiHeadAttentionWrapper(...)(batch)', values: (r) => r.wrapper_out.values },
+    right: {
+      code: 'MultiHeadAttention with W_query = cat(heads’ W_query), …, out_proj = identity',
+      values: (r) => r.wrapper_as_mha.values,
+    },
+    same: 'Give one MultiHeadAttention the heads’ weights stacked (head h owns its own block of columns) and an ' +
+      'identity out_proj, and it computes each head exactly as CausalAttention does: one batched matmul instead of a ' +
+      'loop over heads, with the same sums in the same order.',
+    differ: 'The batched product and the loop over heads compute the same sums, but here not in the same order, and ' +
+      'float32 rounds each partial sum; the identity out_proj adds one more multiplication by 1 and an addition of 0, ' +
+      'which cannot change a value.',
+  },
   controls: ['heads', 'd_out', 'seed', 'qkv_bias'],
   note: (r, s) =>
     `context_vecs.shape = [${r.wrapper_out.shape.join(', ')}]: ${s.heads} head${s.heads === 1 ? '' : 's'} × ` +

@@ -20,5 +20,14 @@ export default {
   ],
   highlight: [1, 3],
   show: ['bmm_first_head', 'bmm_second_head'],
+  equivalence: {
+    title: 'one batched matmul, and one matmul per head',
+    left: { code: 'a @ a.transpose(2, 3)', values: (r) => r.bmm_out.values },
+    right: { code: '[first_res, second_res]', values: (r) => [[r.bmm_first_head.values, r.bmm_second_head.values]] },
+    same: 'A batched matmul runs the ordinary matrix product once per (batch, head) pair: the same products summed ' +
+      'in the same order, so every bit agrees.',
+    differ: 'The batched product splits its work differently from the one-head products, and float32 rounds each ' +
+      'partial sum, so the last bits can differ.',
+  },
   note: (r) => `Both tables equal the two heads of a @ a.transpose(2, 3): torch.allclose → ${py(r.bmm_heads_equal.value)}.`,
 };

@@ -24,6 +24,7 @@ export default {
   ],
   highlight: [3, 4, 5],
   show: ['mha_queries', 'mha_queries_split'],
+  layout: 'mha_layout',
   controls: ['d_out', 'heads', 'seed', 'qkv_bias'],
   note: (r) =>
     `queries: [${r.mha_queries.shape.join(', ')}] → view and transpose → [${r.mha_queries_split.shape.join(', ')}].`,

@@ -1,0 +1,44 @@
+// t.stride(), t.storageOffset() and t.isContiguous(): the view the core made, read as PyTorch reports it.
+// Expected values are PyTorch's rules for these ops (contiguous strides, view keeps them, transpose swaps
+// two, indexing adds to the offset), the layout the multi-head steps explain.
+import { describe, test, before } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { loadAttention, AttentionError } from '../../wasm/index.js';
+
+for (const flavour of ['simd', 'scalar']) {
+  describe(flavour, () => {
+    let torch;
+    before(async () => {
+      torch = await loadAttention({ flavour });
+      assert.equal(torch.backend, flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar');
+    });
+
+    test(`strides, offsets and contiguity of views (${flavour})`, () => {
+      const q = torch.rand(2, 6, 4); // [b, num_tokens, d_out]
+      assert.deepEqual(q.stride(), [24, 4, 1]);
+      assert.equal(q.isContiguous(), true);
+      const viewed = q.view(2, 6, 2, 2); // [b, num_tokens, num_heads, head_dim]
+      assert.deepEqual(viewed.stride(), [24, 4, 2, 1]);
+      const split = viewed.transpose(1, 2); // [b, num_heads, num_tokens, head_dim]
+      assert.deepEqual(split.shape, [2, 2, 6, 2]);
+      assert.deepEqual(split.stride(), [24, 2, 4, 1]);
+      assert.equal(split.stride(-2), 4);
+      assert.equal(split.isContiguous(), false);
+      assert.equal(split.storageOffset(), 0);
+      assert.equal(split.at(1).at(1).storageOffset(), 24 + 2);
+      assert.equal(q.at(0).T.isContiguous(), false);
+      assert.deepEqual(q.at(0).T.stride(), [1, 4]);
+      // the same number at storage element offset + Σ index·stride
+      const flat = q.data;
+      const [b, h, t, j] = [1, 1, 4, 0];
+      assert.equal(split.at(b).at(h).at(t).at(j).item(), flat[b * 24 + h * 2 + t * 4 + j]);
+      // merging back: view refuses the transposed layout, contiguous() copies into row-major order
+      assert.throws(() => split.view(2, 6, 4), (e) => e instanceof AttentionError && /not contiguous/.test(e.message));
+      const merged = split.transpose(1, 2).contiguous();
+      assert.deepEqual(merged.stride(), [24, 4, 2, 1]);
+      assert.equal(merged.isContiguous(), true);
+      assert.throws(() => q.stride(3), /stride: dim 3 is out of range for a 3-d tensor/);
+    });
+  });
+}
