@@ -39,6 +39,7 @@ const state = {
   computeFields: [], // the settings that message is about
   linkNotice: null,
   openBooks: new Set(),
+  openMistakes: new Set(), // the "What if…" switches that are on
 };
 
 // One history entry per settings edit: its first keystroke pushes an entry, the next ones (until the field
@@ -216,6 +217,7 @@ function render({ writeForm }) {
       total: STEPS.length,
       katex,
       openBooks: state.openBooks,
+      openMistakes: state.openMistakes,
       onBookToggle: (name, open) => (open ? state.openBooks.add(name) : state.openBooks.delete(name)),
     });
   } catch (error) {

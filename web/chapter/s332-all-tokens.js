@@ -2,6 +2,10 @@
 // one matmul, their softmax along each row and all context vectors at once.
 import * as X from '../explain.js';
 
+const transpose = (m) => m[0].map((_, j) => m.map((row) => row[j]));
+// an explain() over columns, from one written for rows: index [i, j] is row j, column i of the transpose
+const transposed = (explain) => ([i, j]) => explain([j, i]).map((line) => line.replaceAll('row', 'column'));
+
 export default function allTokens(c) {
   const { torch, show, features, words, inputs, inputRows, tokens, lazy } = c;
   // the book's double loop of torch.dot; each number goes straight into its cell of a new tensor (the same
@@ -12,6 +16,8 @@ export default function allTokens(c) {
   show('attn_scores_loop', scoresLoop, { label: 'attn_scores (loop)', rows: words, cols: words, explain: () => scoresExplain });
   const scores = show('attn_scores', inputs.matmul(inputsT), { rows: words, cols: words, explain: () => scoresExplain });
   const weights = show('attn_weights', torch.softmax(scores, 1), { rows: words, cols: words, explain: (out) => X.softmax(c.results.attn_scores.values, out) });
+  // the mistake: softmax over dim=0, down the columns (each column sums to 1, the rows no longer do)
+  show('mistake_softmax_dim0', torch.softmax(scores, 0), { label: 'torch.softmax(attn_scores, dim=0)', rows: words, cols: words, explain: (out) => transposed(X.softmax(transpose(c.results.attn_scores.values), transpose(out))) });
   show('attn_weights_row_sums', weights.sum(1), { label: 'attn_weights.sum(dim=1)', cols: words, explain: (out) => X.sumOf(c.results.attn_weights.values, out) });
   c.fact('scores_loop_equal', torch.allclose(scoresLoop, scores));
   show('all_context_vecs', weights.matmul(inputs), { rows: words, cols: features(c.d_in), explain: (out) => X.weightedSum(c.results.attn_weights.values, inputRows, out) });

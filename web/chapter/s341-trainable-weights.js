@@ -36,6 +36,9 @@ export default function trainableWeights(c) {
   const keyRows = w('keys');
   show('attn_score_22', q2.dot(keys.at(q)), { label: 'attn_scores_22', explain: (out) => () => [X.dotLine(`ω${q + 1}${q + 1} = q${q + 1} · k${q + 1}`, q2Values, keyRows[q], out)] });
   const s2 = show('attn_scores_2_qk', q2.matmul(keys.T), { label: 'attn_scores_2', cols: words, explain: (out) => X.rowDots(keyRows, q2Values, out, { name: 'ω2' }) });
+  // the mistake: the scores from the values instead of the keys
+  const valueRows = w('values');
+  show('mistake_scores_from_values', q2.matmul(values.T), { label: 'query_2 @ values.T', cols: words, explain: (out) => X.rowDots(valueRows, q2Values, out, { name: 'ω2' }) });
   const d_k = keys.shape[keys.ndim - 1];
   const scaled2 = show('attn_scores_2_scaled', s2.div(d_k ** 0.5), {
     label: 'attn_scores_2 / d_k**0.5',
@@ -43,6 +46,8 @@ export default function trainableWeights(c) {
     explain: (out) => X.scale(c.results.attn_scores_2_qk.values, out, d_k),
   });
   const w2 = show('attn_weights_2_qk', torch.softmax(scaled2, -1), { label: 'attn_weights_2', cols: words, explain: (out) => X.softmax(c.results.attn_scores_2_scaled.values, out) });
+  // the mistake: no scaling by √d_k before the softmax
+  show('mistake_unscaled', torch.softmax(s2, -1), { label: 'torch.softmax(attn_scores_2, dim=-1)', cols: words, explain: (out) => X.softmax(c.results.attn_scores_2_qk.values, out) });
   show('context_vec_2_qk', w2.matmul(values), {
     label: 'context_vec_2',
     cols: outCols,

@@ -20,4 +20,19 @@ export default function causalAttention(c) {
     axes: ['batch', 'token', 'output'],
     explain: contextOf(() => projections(ca, batch), true),
   });
+
+  // The mistake: attn_scores.masked_fill(...) without the underscore returns a masked copy and drops it, so
+  // forward() goes on with the unmasked scores: every token also attends to the ones after it.
+  const [q, k] = projections(ca, inputs);
+  const square = { rows: words, cols: words };
+  show('mistake_mask_kept', c.attend(q, k, true), { label: 'attn_weights (masked_fill_)', ...square, marks: (idx) => (idx[1] > idx[0] ? 'masked' : null), explain: (out) => X.softmax(maskedScaled(q, k), out) });
+  const leaks = (out) => (idx) => (idx[1] > idx[0] && out[idx[0]][idx[1]] > 0 ? 'leak' : null);
+  show('mistake_mask_dropped', c.attend(q, k, false), { label: 'attn_weights (masked_fill)', ...square, explain: (out) => X.softmax(maskedScaled(q, k, false), out) });
+  c.results.mistake_mask_dropped.marks = leaks(c.results.mistake_mask_dropped.values);
+
+  /** The scaled scores softmax takes, masked or not. */
+  function maskedScaled(qq, kk, causal = true) {
+    const scores = qq.matmul(kk.T);
+    return (causal ? scores.maskedFill(c.future, -Infinity) : scores).div(kk.shape[1] ** 0.5).toArray();
+  }
 }

@@ -83,4 +83,23 @@ export default function weightSplits(c) {
   });
   const out = show('mha_out', rejectable(['context_length'], () => mha.forward(batch)), { label: 'mha(batch)', ...byToken, cols: dims(d_out, 'o'), explain: linearOf(mha.out_proj, merged, 'context_vec', 'out_proj.weight') });
   c.fact('mha_steps_equal', torch.allclose(mha.out_proj.forward(merged), out));
+
+  // The mistake: out_proj = nn.Linear(d_out, d_in). Under the same seed the three projections draw the same
+  // weights, then out_proj draws d_in x d_out: the output has d_in columns (and goes unnoticed when d_in = d_out).
+  const wrongProj = keep('mistake_out_proj', () => {
+    torch.manualSeed(settings.seed);
+    for (let i = 0; i < 3; i++) new torch.nn.Linear(d_in, d_out, settings.qkv_bias);
+    return new torch.nn.Linear(d_out, d_in);
+  });
+  show('mistake_out_proj', wrongProj.forward(merged), { label: 'out_proj = nn.Linear(d_out, d_in)', ...byToken, cols: dims(d_in, 'd'), explain: linearOf(wrongProj, merged, 'context_vec', 'out_proj.weight (d_in × d_out)') });
+
+  // The mistake: a module with dropout, run without .eval(): its forward draws a dropout mask on the weights.
+  // Built anew on each recompute: its construction leaves the generator where PyTorch's would be.
+  torch.manualSeed(settings.seed);
+  const withDropout = new torch.MultiHeadAttention(d_in, d_out, contextLength(), settings.p, heads, settings.qkv_bias);
+  torch.setRngProfile(settings.profile);
+  show('mistake_dropout_on', withDropout.forward(batch), { label: `mha(batch), dropout ${settings.p}, training mode`, ...byToken, cols: dims(d_out, 'o') });
+  torch.setRngProfile('default');
+  show('mistake_dropout_off', withDropout.eval().forward(batch), { label: 'mha.eval(); mha(batch)', ...byToken, cols: dims(d_out, 'o'), explain: linearOf(mha.out_proj, merged, 'context_vec', 'out_proj.weight (the same draws as mha)') });
+  withDropout.delete();
 }

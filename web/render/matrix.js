@@ -4,7 +4,7 @@
 import { matchesBook, flatValues, bookCells } from '../compare.js';
 import { h, srOnly, fmt, shapeText, at, indexTuples } from './dom.js';
 
-const MARK_TEXT = { masked: 'masked', dropped: 'dropped' };
+const MARK_TEXT = { masked: 'masked', dropped: 'dropped', leak: 'a future token leaks in' };
 
 /**
  * @param {object} result  a result of computeChapter()

@@ -11,6 +11,7 @@ import { renderOverview, renderRecap } from './overview.js';
 import { queryIndex } from '../state.js';
 import { renderEquivalence } from './equivalence.js';
 import { renderLayout } from './layout.js';
+import { renderMistakes } from './mistake.js';
 import { CONTROLS } from './settings.js';
 import { cellsForStep, scriptForStep } from '../notebook/chapter-cells.js';
 import { notebookHash } from '../notebook/share.js';
@@ -128,6 +129,7 @@ export function renderStep(step, view) {
     }
     if (note) append(article, h('p', { class: 'step-note' }, h('span', { class: 'note-icon', 'aria-hidden': 'true' }, 'i'), h('span', {}, ...inlineCode(note))));
   }
+  if (Array.isArray(step.mistakes)) append(article, renderMistakes(step.mistakes, results, settings, view.openMistakes ?? new Set()));
   if (step.equivalence) append(article, renderEquivalence(step.equivalence, results));
   if (step.layout && results[step.layout]) {
     append(article, renderLayout(results[step.layout].value, { view: 'mha_queries_split', storage: 'mha_queries', viewLabel: 'split', storageLabel: 'queries', words: settings.tokens }));

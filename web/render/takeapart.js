@@ -9,6 +9,7 @@ import { operandsOf, matchesPattern, describePattern } from '../operands.js';
 const MARK_LINES = {
   masked: 'Masked: a future token. Its score is −∞ before the softmax, so its weight is 0.',
   dropped: 'Dropped: dropout set this value to 0 (the values that survive are scaled by 1/(1 − p)).',
+  leak: 'Leak: a later token gets weight here, because the mask was never applied.',
 };
 
 /**
@@ -190,7 +191,7 @@ function content(result, index, cell, pinned, sources) {
   if (!Array.isArray(lines) || lines.length === 0) {
     lines = ['Nothing to take apart here: this value is given, drawn or copied as it is.'];
   }
-  const mark = cell.classList.contains('masked') ? 'masked' : cell.classList.contains('dropped') ? 'dropped' : null;
+  const mark = ['masked', 'dropped', 'leak'].find((m) => cell.classList.contains(m)) ?? null;
   return [
     h('p', { class: 'ta-title' }, h('code', {}, ndim === 0 ? label : `${label}[${index.join(', ')}]`), h('span', { class: 'ta-value' }, ` = ${fmt(value)}`)),
     where.length ? h('p', { class: 'ta-where' }, where.join(' · ')) : null,

@@ -10,6 +10,8 @@
 //              'overview' (where attention sits in a GPT-style model)
 //   recap      optional rows { name, adds }: the chapter's classes and what each adds (a table)
 //   note       optional function(results, settings) -> text shown under the tensors (e.g. an equality)
+//   mistakes   optional [{ id, question, right, wrong, code: { right, wrong }, why(results, settings) }]: "What if…"
+//              switches showing a learner's mistake beside the right result (render/mistake.js)
 //   equivalence optional { title, left, right, same, differ }: two ways the chapter says give one result, both
 //              computed live and compared bit for bit (render/equivalence.js)
 //   layout     optional name of a layout fact (mha_layout): the view/transpose explorer (render/layout.js)

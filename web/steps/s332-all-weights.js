@@ -14,6 +14,19 @@ export default {
   code: ['attn_weights = torch.softmax(attn_scores, dim=1)'],
   highlight: [0],
   show: ['attn_weights'],
+  mistakes: [
+    {
+      id: 'softmax-dim0',
+      question: 'the softmax ran over dim=0?',
+      right: 'attn_weights',
+      wrong: 'mistake_softmax_dim0',
+      code: { right: 'torch.softmax(attn_scores, dim=-1)', wrong: 'torch.softmax(attn_scores, dim=0)' },
+      why: () =>
+        'dim=0 normalises down each column, so the columns sum to 1 and the rows do not: a query’s weights no longer ' +
+        'form a distribution over the tokens. Because `inputs @ inputs.T` is symmetric, the result is exactly the ' +
+        'right weights transposed, which makes the slip easy to miss; with trainable weights it is not even that.',
+    },
+  ],
   note: (r) =>
     'The second row and the weights of x(2) computed on their own are ' +
     `${closeness(maxAbsDiff(r.attn_weights.values[1], r.attn_weights_2.values))}.`,

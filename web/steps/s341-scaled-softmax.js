@@ -19,6 +19,19 @@ export default {
   ],
   highlight: [0, 1],
   show: ['attn_scores_2_scaled', 'attn_weights_2_qk'],
+  mistakes: [
+    {
+      id: 'no-scaling',
+      question: 'the scores were not divided by √d_k?',
+      right: 'attn_weights_2_qk',
+      wrong: 'mistake_unscaled',
+      code: { right: 'torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)', wrong: 'torch.softmax(attn_scores_2, dim=-1)' },
+      why: (r, s) =>
+        `Without the division the softmax sees scores ${Math.sqrt(s.d_out).toFixed(2)} times larger (√${s.d_out}), so the weights get ` +
+        'sharper: the largest score takes more of the weight and the others less. With d_k = 2 the change is small; ' +
+        'with GPT-2’s head size of 64 the scores grow 8 times, the softmax saturates and its gradients all but vanish.',
+    },
+  ],
   controls: ['d_out'],
   note: (r) => {
     const d_k = r.keys.shape[1];

@@ -16,5 +16,18 @@ export default {
   code: ['attn_scores_2 = query_2 @ keys.T'],
   highlight: [0],
   show: ['attn_scores_2_qk'],
+  mistakes: [
+    {
+      id: 'scores-from-values',
+      question: 'the scores used the values instead of the keys?',
+      right: 'attn_scores_2_qk',
+      wrong: 'mistake_scores_from_values',
+      code: { right: 'query_2 @ keys.T', wrong: 'query_2 @ values.T' },
+      why: () =>
+        'Keys and values have the same shape, so nothing fails: the code runs and gives other numbers. The keys are ' +
+        'what a query is compared with; the values are what gets mixed into the context vector. W_key and W_value ' +
+        'are drawn separately, so the scores, and every weight after them, change.',
+    },
+  ],
   note: (r) => `The second entry, ${fmt(r.attn_scores_2_qk.values[1])}, is ω22 from the previous step (${fmt(r.attn_score_22.values)}).`,
 };

@@ -39,6 +39,21 @@ export default {
   ],
   highlight: [17, 18, 19],
   show: ['ca_context_vecs'],
+  mistakes: [
+    {
+      id: 'masked-fill-copy',
+      question: 'forward() called masked_fill without the underscore?',
+      right: 'mistake_mask_kept',
+      wrong: 'mistake_mask_dropped',
+      code: { right: 'attn_scores.masked_fill_(mask, -torch.inf)', wrong: 'attn_scores.masked_fill(mask, -torch.inf)' },
+      why: (r) => {
+        const leaks = r.mistake_mask_dropped.values.flatMap((row, i) => row.filter((v, j) => j > i && v > 0)).length;
+        return 'masked_fill returns a masked copy and leaves attn_scores as it was; the copy is thrown away, so the ' +
+          `softmax sees every score and ${leaks} weights above the diagonal (outlined) let tokens attend to words after ` +
+          'them. No error, no warning: only the numbers differ. The underscore is PyTorch’s mark of an in-place operation.';
+      },
+    },
+  ],
   controls: ['seed', 'd_out', 'qkv_bias'],
   note: (r) => {
     const [first, second] = r.ca_context_vecs.values;

@@ -45,6 +45,34 @@ export default {
   ],
   highlight: [20, 22, 23, 24],
   show: ['mha_out'],
+  mistakes: [
+    {
+      id: 'out-proj-shape',
+      question: 'out_proj were nn.Linear(d_out, d_in)?',
+      right: 'mha_out',
+      wrong: 'mistake_out_proj',
+      code: { right: 'self.out_proj = nn.Linear(d_out, d_out)', wrong: 'self.out_proj = nn.Linear(d_out, d_in)' },
+      why: (r, s) => {
+        const d_in = s.embeddings[0].length;
+        return d_in === s.d_out
+          ? `Here d_in = d_out = ${d_in}, so the two layers have the same shape and draw the same numbers: the mistake changes nothing and stays hidden until d_out differs from d_in.`
+          : `The output gets d_in = ${d_in} columns instead of d_out = ${s.d_out}, and out_proj draws d_in × d_out weights, so the numbers differ too. Nothing fails here; a later layer that expects d_out features does. In GPT-2 d_in = d_out = 768, which hides the slip.`;
+      },
+    },
+    {
+      id: 'dropout-in-eval',
+      question: 'dropout stayed on when the model is used?',
+      right: 'mistake_dropout_off',
+      wrong: 'mistake_dropout_on',
+      code: { right: 'mha = MultiHeadAttention(..., dropout=p, ...); mha.eval(); mha(batch)', wrong: 'mha = MultiHeadAttention(..., dropout=p, ...); mha(batch)' },
+      why: (r, s) =>
+        s.p === 0
+          ? 'With dropout p = 0 nothing is dropped, so training mode gives the same numbers. Set a dropout p in the settings to see the mistake.'
+          : `A new module is in training mode, so every forward drops each attention weight with probability ${s.p} and scales the rest by ` +
+            `1/(1 − p) = ${(1 / (1 - s.p)).toFixed(2)}: the output is random from call to call. \`model.eval()\` turns dropout off; the right ` +
+            'result equals the module without dropout.',
+    },
+  ],
   controls: ['d_out', 'heads', 'seed', 'qkv_bias'],
   recap: [
     { name: 'SelfAttention_v1', adds: 'Trainable W_query, W_key and W_value (nn.Parameter): scores from queries and keys, scaled by √d_k before the softmax, and context vectors from the values.' },
