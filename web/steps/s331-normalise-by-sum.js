@@ -1,5 +1,6 @@
 // 3.3.1 — the simplest normalisation.
 import { fmt } from '../explain.js';
+import { sizes } from './words.js';
 
 export default {
   id: 'normalise-by-sum',
@@ -13,7 +14,7 @@ export default {
       'positive, as with the book’s embeddings; a negative score would become a negative weight. Hover over a ' +
       'weight to see its division.',
   ],
-  formula: String.raw`\alpha_{2i} = \frac{\omega_{2i}}{\sum_{j=1}^{6} \omega_{2j}}`,
+  formula: (s) => String.raw`\alpha_{2i} = \frac{\omega_{2i}}{\sum_{j=1}^{${sizes(s).n}} \omega_{2j}}`,
   code: ['attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()', 'attn_weights_2_tmp.sum()'],
   highlight: [0, 1],
   show: ['attn_weights_2_tmp', 'attn_weights_2_tmp_sum'],

@@ -1,5 +1,6 @@
 // 3.3.1 — one query, six dot products.
 import { fmt } from '../explain.js';
+import { sizes } from './words.js';
 
 export default {
   id: 'scores-x2',
@@ -13,7 +14,7 @@ export default {
       'entries. Hover over a score to see its three products.',
     'The scores are raw numbers with no common scale yet; the next steps turn them into weights.',
   ],
-  formula: String.raw`\omega_{2i} = \mathbf{x}^{(2)} \cdot \mathbf{x}^{(i)} = \sum_{k=1}^{3} x^{(2)}_k \, x^{(i)}_k`,
+  formula: (s) => String.raw`\omega_{2i} = \mathbf{x}^{(2)} \cdot \mathbf{x}^{(i)} = \sum_{k=1}^{${sizes(s).d}} x^{(2)}_k \, x^{(i)}_k`,
   code: [
     'query = inputs[1]',
     'attn_scores_2 = torch.empty(inputs.shape[0])',

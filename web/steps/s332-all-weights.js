@@ -1,5 +1,6 @@
 // 3.3.2 — softmax along each row.
 import { closeness, maxAbsDiff } from '../explain.js';
+import { sizes } from './words.js';
 
 export default {
   id: 'all-weights',
@@ -10,7 +11,7 @@ export default {
       'softmax runs across the columns: along a row, and for a 2-D tensor that is also the last dimension, `dim=-1`.',
     'Hover over a weight: its take-apart uses only the scores of its own row.',
   ],
-  formula: String.raw`\alpha_{ij} = \frac{e^{\omega_{ij}}}{\sum_{k=1}^{6} e^{\omega_{ik}}}`,
+  formula: (s) => String.raw`\alpha_{ij} = \frac{e^{\omega_{ij}}}{\sum_{k=1}^{${sizes(s).n}} e^{\omega_{ik}}}`,
   code: ['attn_weights = torch.softmax(attn_scores, dim=1)'],
   highlight: [0],
   show: ['attn_weights'],

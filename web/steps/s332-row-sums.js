@@ -1,5 +1,6 @@
 // 3.3.2 — checking the normalisation direction.
 import { fmt } from '../explain.js';
+import { sizes } from './words.js';
 
 export default {
   id: 'row-sums',
@@ -11,7 +12,7 @@ export default {
       'means nothing here.',
     'In float32 a total may land a hair away from 1; it still prints as 1.0000.',
   ],
-  formula: String.raw`\sum_{j=1}^{6} \alpha_{ij} = 1 \quad\allowbreak \text{for every } i`,
+  formula: (s) => String.raw`\sum_{j=1}^{${sizes(s).n}} \alpha_{ij} = 1 \quad\allowbreak \text{for every } i`,
   code: ['attn_weights.sum(dim=1)'],
   highlight: [0],
   show: ['attn_weights_row_sums'],

@@ -1,4 +1,5 @@
 // 3.4.1 — the context vector from values.
+import { sizes } from './words.js';
 export default {
   id: 'context-q2',
   section: '3.4.1',
@@ -9,7 +10,7 @@ export default {
       'inputs, so it has d_out entries. The weight vector times the value matrix does the whole sum in one product.',
     'Hover over an entry of the context vector to see its six products.',
   ],
-  formula: String.raw`\mathbf{z}^{(2)} = \sum_{i=1}^{6} \alpha_{2i} \, \mathbf{v}^{(i)} = \boldsymbol{\alpha}_2 \mathbf{V}`,
+  formula: (s) => String.raw`\mathbf{z}^{(2)} = \sum_{i=1}^{${sizes(s).n}} \alpha_{2i} \, \mathbf{v}^{(i)} = \boldsymbol{\alpha}_2 \mathbf{V}`,
   code: ['context_vec_2 = attn_weights_2 @ values'],
   highlight: [0],
   show: ['attn_weights_2_qk', 'values', 'context_vec_2_qk'],

@@ -1,4 +1,5 @@
 // 3.4.2, Exercise 3.1 — two fresh modules with different initialisations.
+import { sizes } from './words.js';
 export default {
   id: 'ex31-weights',
   section: '3.4.2',
@@ -13,7 +14,7 @@ export default {
       '`torch.manual_seed(123)`. The page replays that history to print the same weights; hover over an entry to ' +
       'see its draw number.',
   ],
-  formula: String.raw`\mathbf{W}^{\text{v2}} \sim \mathcal{U}\!\left(\pm\tfrac{1}{\sqrt{3}}\right), \quad \mathbf{W}^{\text{v1}} \sim \mathcal{U}[0, 1)`,
+  formula: (s) => String.raw`\mathbf{W}^{\text{v2}} \sim \mathcal{U}\!\left(\pm\tfrac{1}{\sqrt{${sizes(s).d}}}\right), \quad \mathbf{W}^{\text{v1}} \sim \mathcal{U}[0, 1)`,
   code: [
     'attention_v2 = SelfAttention_v2(d_in, d_out, qkv_bias=True)',
     'attention_v1 = SelfAttention_v1(d_in, d_out)',

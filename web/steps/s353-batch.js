@@ -1,4 +1,5 @@
 // 3.5.3 — a batch dimension in front.
+import { sizes } from './words.js';
 export default {
   id: 'batch',
   section: '3.5.3',
@@ -9,7 +10,7 @@ export default {
       'identical texts, which is enough to check that the batch dimension is handled correctly.',
     'Hover over a cell to see which entry of `inputs` it copies.',
   ],
-  formula: String.raw`\text{batch} \in \mathbb{R}^{2 \times 6 \times 3}`,
+  formula: (s) => String.raw`\text{batch} \in \mathbb{R}^{2 \times ${sizes(s).n} \times ${sizes(s).d}}`,
   code: ['batch = torch.stack((inputs, inputs), dim=0)', 'batch.shape'],
   highlight: [0],
   show: ['batch'],

@@ -10,7 +10,7 @@ export default {
       'random draws after the seed are spread over smaller matrices. Hover over a cell to see its head’s ' +
       'weighted sum.',
   ],
-  formula: String.raw`\text{width} = \text{num\_heads} \times d_\text{out} = 2 \times 1`,
+  formula: (s) => String.raw`\text{width} = \text{num\_heads} \times d_\text{out} = ${s.heads} \times 1`,
   code: [
     'torch.manual_seed(123)',
     'mha = MultiHeadAttentionWrapper(d_in, 1, batch.shape[1], 0.0, num_heads=2)',
