@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { STEPS, assertNoProblems, bookSettings, closePage, newPage, openAt, reference, root, setup, stepSelector, tensorValues } from './harness.mjs';
+import { STEPS, assertNoProblems, bookSettings, closePage, newPage, openAt, reference, seriousViolations, setup, stepSelector, tensorValues } from './harness.mjs';
 import { compareSides } from '../../web/render/equivalence.js';
 
 let env;
@@ -72,10 +72,7 @@ test('the panels pass axe-core and fit a 390 px screen', async () => {
     await openAt(page, env.base, id);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `${id}: the page is ${width} px wide`);
-    await page.addScriptTag({ path: `${root}node_modules/axe-core/axe.min.js` });
-    const violations = await page.evaluate(async () => (await window.axe.run(document.querySelector('.step'), { resultTypes: ['violations'] })).violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
-    assert.deepEqual(violations, [], id);
+    assert.deepEqual(await seriousViolations(page, '.step'), [], id);
   }
   assertNoProblems(page);
   await closePage(page);

@@ -92,6 +92,21 @@ export async function newPage(browser, { width = 1280, height = 900, contextOpti
   return page;
 }
 
+/**
+ * axe-core's serious and critical violations on the page (or inside `selector`), one line each. axe is injected
+ * as an inline script: open the page with contextOptions { bypassCSP: true }.
+ */
+export async function seriousViolations(page, selector = null) {
+  await page.addScriptTag({ path: `${root}node_modules/axe-core/axe.min.js` });
+  return page.evaluate(
+    async (sel) =>
+      (await window.axe.run(sel ? document.querySelector(sel) : document, { resultTypes: ['violations'] })).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(', ')})`),
+    selector,
+  );
+}
+
 export function assertNoProblems(page, what = 'the page') {
   assert.deepEqual(page.problems, [], `${what}: console errors, exceptions or failed requests:\n${page.problems.join('\n')}`);
 }

@@ -11,10 +11,10 @@ import {
   newPage,
   openAt,
   reference,
-  root,
   sameNumbers,
   firstDifference,
   setControl,
+  seriousViolations,
   setup,
   stepSelector,
   tensorValues,
@@ -174,10 +174,7 @@ test('16 words of 16 numbers at 390 px: the table scrolls inside its box, keyboa
   const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, box: document.querySelector('.inputs-box').scrollWidth > document.querySelector('.inputs-box').clientWidth }));
   assert.ok(widths.page <= 390, `the page is ${widths.page} px wide`);
   assert.ok(widths.box, 'the inputs table scrolls inside its box');
-  await page.addScriptTag({ path: `${root}node_modules/axe-core/axe.min.js` });
-  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
-  assert.deepEqual(violations, []);
+  assert.deepEqual(await seriousViolations(page), []);
   assertNoProblems(page);
   await closePage(page);
 });

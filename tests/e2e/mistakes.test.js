@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { STEPS, assertNoProblems, bookSettings, closePage, newPage, openAt, reference, root, sameNumbers, setControl, setup, stepSelector, flatValues } from './harness.mjs';
+import { STEPS, assertNoProblems, bookSettings, closePage, newPage, openAt, reference, sameNumbers, setControl, seriousViolations, setup, stepSelector, flatValues } from './harness.mjs';
 
 let env;
 before(async () => {
@@ -78,10 +78,7 @@ test('390 px with a mistake open: no page-level horizontal scroll, axe-core clea
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `${m.id}: the page is ${width} px wide`);
   }
-  await page.addScriptTag({ path: `${root}node_modules/axe-core/axe.min.js` });
-  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
-  assert.deepEqual(violations, []);
+  assert.deepEqual(await seriousViolations(page), []);
   assertNoProblems(page);
   await closePage(page);
 });
