@@ -6,12 +6,12 @@
 import { h, srOnly } from './dom.js';
 import { flatValues } from '../compare.js';
 
-/** The comparison itself: equal bits are equal float32 values (the values are float32, read as doubles). */
+/** The comparison itself: float32 values read as doubles, so equal bits are Object.is-equal numbers. */
 export function compareSides(a, b) {
   const x = flatValues(a);
   const y = flatValues(b);
   if (x.length !== y.length) return { total: x.length, same: 0, maxDiff: Infinity, differs: x.map(() => true), lengths: [x.length, y.length] };
-  const differs = x.map((v, i) => !(Object.is(v, y[i]) || (v === 0 && y[i] === 0)));
+  const differs = x.map((v, i) => !Object.is(v, y[i])); // −0 and 0 have different bits; NaN is NaN
   // NaN against a number (or ∞ against ∞ of the other sign) is as far apart as can be
   const maxDiff = Math.max(0, ...x.map((v, i) => (differs[i] ? Math.abs(v - y[i]) : 0)).map((d) => (Number.isNaN(d) ? Infinity : d)));
   return { total: x.length, same: differs.filter((d) => !d).length, maxDiff, differs };

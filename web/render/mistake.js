@@ -5,7 +5,6 @@
 // The switch is a disclosure button; the tables are drawn when it is opened (and stay open across redraws).
 import { h, inlineCode } from './dom.js';
 import { renderResult } from './matrix.js';
-import { flatValues } from '../compare.js';
 
 /**
  * @param {object[]} mistakes   the step's `mistakes`
@@ -71,15 +70,12 @@ function content(m, results, settings) {
 
 /** wrong − right, cell by cell, as a result the matrix renderer can draw (on a diverging scale). */
 function difference(m, wrong, right) {
-  const a = flatValues(wrong.values);
-  const b = flatValues(right.values);
-  const diff = a.map((v, i) => v - b[i]);
-  const nest = (flat, shape) => (shape.length <= 1 ? flat : Array.from({ length: shape[0] }, (_, i) => nest(flat.slice(i * (flat.length / shape[0]), (i + 1) * (flat.length / shape[0])), shape.slice(1))));
+  const minus = (a, b) => (Array.isArray(a) ? a.map((x, i) => minus(x, b[i])) : a - b);
   return {
     name: `${m.wrong}:difference`,
     label: 'the mistake − right',
     shape: right.shape,
-    values: right.shape.length === 0 ? diff[0] : nest(diff, right.shape),
+    values: minus(wrong.values, right.values),
     rows: right.rows,
     cols: right.cols,
     axes: right.axes,

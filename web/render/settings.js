@@ -4,6 +4,7 @@
 // Inputs are text fields so that anything typed can be explained, not silently dropped.
 import { h } from './dom.js';
 import { BOOK, MAX_WORDS, MAX_D_IN, zeros } from '../state.js';
+import { inputsLines } from '../python.js';
 
 const MAX_WORD = 48;
 const LIMITS = { d_out: [1, 64], heads: [1, 16], d_in: [1, MAX_D_IN], context_length: [1, 1024] };
@@ -317,7 +318,7 @@ export function renderSettings(container, view) {
   form.querySelector('#inputSeed').closest('.field').hidden = !drawn;
   const drawnCode = form.querySelector('#drawn-code');
   drawnCode.hidden = !drawn;
-  drawnCode.replaceChildren(drawn ? h('code', {}, `torch.manual_seed(${s.inputSeed}); inputs = torch.${s.inputs}(${s.tokens.length}, ${d})`) : '');
+  drawnCode.replaceChildren(drawn ? h('code', {}, inputsLines(s).join('; ')) : '');
   // The embedding inputs are named after the words they belong to.
   const { n: rowsNow, d: colsNow } = tableShape(form);
   const words = Array.from({ length: rowsNow }, (_, i) => form.querySelector(`#token-${i}`).value.trim() || `word ${i + 1}`);
