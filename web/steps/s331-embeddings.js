@@ -11,13 +11,12 @@ export default {
   prose: [
     (s) => {
       const { n, d } = sizes(s);
-      return `The input is a short text of ${plural(n, 'token')} (in the book: “Your journey starts with one step”, six ` +
-        `tokens of three numbers). Each token is represented by its embedding, a vector of ${plural(d, 'number')}, and ` +
-        `the vectors stacked as rows form \`inputs\`, a ${n} × ${d} tensor.`;
+      const book = n === 6 && d === 3 ? 'in the book: “Your journey starts with one step”' : 'the book uses six tokens of three numbers: “Your journey starts with one step”';
+      return `The input is a short text of ${plural(n, 'token')} (${book}). Each token is represented by its embedding, ` +
+        `a vector of ${plural(d, 'number')}, and the vectors stacked as rows form \`inputs\`, a ${n} × ${d} tensor.`;
     },
     (s) =>
-      `${capital(plural(sizes(s).d, 'dimension'))} ${sizes(s).d === 1 ? 'is' : 'are'} far fewer than a real model uses (GPT-2 has 768), but they keep every ` +
-      'number on screen. ' +
+      `${capital(plural(sizes(s).d, 'dimension'))} per token, against GPT-2’s 768: few enough to keep every number on screen. ` +
       (s.inputs === 'typed'
         ? 'The values are typed in for the example; in a trained model they come from an embedding layer.'
         : `Here they are drawn by torch.${s.inputs} after torch.manual_seed(${s.inputSeed}); in a trained model they come from an embedding layer.`),
