@@ -1,19 +1,13 @@
 // The chapter's equivalences with their bits: each panel's largest difference and count of equal numbers are
 // those of the two sides computeChapter gives (for the book's settings and others), and the layout explorer
 // points from an element of the split view to the element of queries that holds the same number.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { STEPS, assertNoProblems, bookSettings, closePage, newPage, openAt, reference, seriousViolations, setup, stepSelector, tensorValues } from './harness.mjs';
+import { assertNoProblems, bookSettings, closePage, newPage, openAt, reference, seriousViolations, siteForTests, STEPS, stepSelector, tensorValues } from './harness.mjs';
 import { compareSides } from '../../web/render/equivalence.js';
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+const env = siteForTests();
 
 const WITH_EQUIVALENCE = STEPS.filter((s) => s.equivalence);
 

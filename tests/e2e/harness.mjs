@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 import { startStaticHost } from '../../scripts/static-host.mjs';
@@ -59,6 +60,14 @@ export async function setup() {
       await new Promise((done) => server.close(done));
     },
   };
+}
+
+/** The site and a browser for a test file: set up before its tests, closed after them (the object fills in). */
+export function siteForTests() {
+  const env = {};
+  before(async () => Object.assign(env, await setup()));
+  after(async () => env.close?.());
+  return env;
 }
 
 /**

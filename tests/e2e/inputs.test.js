@@ -2,35 +2,29 @@
 // torch.rand / torch.randn under a seed, context_length; every step's numbers equal the API's for the
 // settings in the URL, the code shown writes them, and a combination a module rejects is explained beside
 // its control with the core's message while the last numbers stay.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
   assertNoProblems,
+  bookSettings,
   closePage,
+  firstDifference,
+  formatHash,
   newPage,
   openAt,
   reference,
   sameNumbers,
-  firstDifference,
-  setControl,
   seriousViolations,
-  setup,
+  setControl,
+  siteForTests,
   stepSelector,
   tensorValues,
   waitForStep,
-  bookSettings,
-  formatHash,
 } from './harness.mjs';
 import { parseHash } from '../../web/state.js';
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+const env = siteForTests();
 
 const settingsOf = (page) => parseHash(new URL(page.url()).hash).settings;
 

@@ -1,15 +1,14 @@
 // The page as a reader drives it: deep links and history, the keyboard alone, editing an embedding and
 // resetting, switching the dropout masks to Intel MKL's, and token words that look like HTML.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { parseHash } from '../../web/state.js';
 import { matchesBook } from '../../web/compare.js';
 import {
-  BOOK_PRINTS,
-  STEPS,
   artifacts,
   assertNoProblems,
+  BOOK_PRINTS,
   bookSettings,
   closePage,
   controlValue,
@@ -20,7 +19,8 @@ import {
   reference,
   sameNumbers,
   setControl,
-  setup,
+  siteForTests,
+  STEPS,
   stepSelector,
   stepsShowing,
   tensorMark,
@@ -29,13 +29,7 @@ import {
   waitForValuesChange,
 } from './harness.mjs';
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+const env = siteForTests();
 
 const hashOf = (page) => new URL(page.url()).hash;
 const stepOfUrl = (page) => parseHash(hashOf(page)).step;

@@ -1,12 +1,10 @@
 // How the page looks and reads: axe-core on several steps (no serious or critical violations), screenshots at
 // 1280 px and 390 px (kept in test-results/), and no page-level horizontal scrolling on a 390 px phone.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, rmSync } from 'node:fs';
 
 import {
-  STEPS,
-  stepSelector,
   artifacts,
   assertNoProblems,
   bookSettings,
@@ -15,18 +13,14 @@ import {
   newPage,
   openAt,
   root,
-  setup,
+  siteForTests,
+  STEPS,
+  stepSelector,
   stepsShowing,
   waitForStep,
 } from './harness.mjs';
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+const env = siteForTests();
 
 /** A few telling steps: the first, one with a 6x6 matrix, the 3.5.2 dropout step, the last. */
 function sampleSteps() {

@@ -1,30 +1,24 @@
 // Loading the built site: a loading state is shown while the WebAssembly is on its way, then numbers; the
 // first step's numbers come quickly; no console errors; a missing script is reported on the page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import {
-  STEPS,
   assertNoProblems,
+  bookSettings,
   closePage,
   formatHash,
-  bookSettings,
   newPage,
   openAt,
   root,
-  setup,
+  siteForTests,
+  STEPS,
   stepSelector,
   waitForStep,
 } from './harness.mjs';
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+const env = siteForTests();
 
 /** Whether the page shows a loading state, and whether any tensor of the step has numbers. */
 function loadingState(sel) {

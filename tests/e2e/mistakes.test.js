@@ -1,18 +1,12 @@
 // "What if…": each learner's mistake on its step, computed with the same core: the switch opens the right
 // and the wrong result (the API's numbers), their cell-wise difference and the explanation; the masked_fill
 // mistake outlines the cells where the future leaks in. Keyboard, phone width and axe-core included.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { STEPS, assertNoProblems, bookSettings, closePage, newPage, openAt, reference, sameNumbers, setControl, seriousViolations, setup, stepSelector, flatValues } from './harness.mjs';
+import { assertNoProblems, bookSettings, closePage, flatValues, newPage, openAt, reference, sameNumbers, seriousViolations, setControl, siteForTests, STEPS, stepSelector } from './harness.mjs';
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+const env = siteForTests();
 
 const MISTAKES = STEPS.flatMap((step) => (step.mistakes ?? []).map((m) => ({ step, m })));
 

@@ -2,22 +2,22 @@
 // dist/attention-lab.html opened from file:// with the network off, and the Vite dev server. Checks the
 // request budget before the first numbers, the Content-Security-Policy (present, strict, enforced, never
 // violated), KaTeX's trimmed fonts and the single file's SIMD-only message.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 import {
-  STEPS,
-  SUB_PATH,
   assertNoProblems,
   bookSettings,
   closePage,
   formatHash,
   newPage,
   root,
-  setup,
   site,
+  siteForTests,
+  STEPS,
   stepSelector,
+  SUB_PATH,
   waitForStep,
 } from './harness.mjs';
 
@@ -25,13 +25,7 @@ import {
 export const REQUEST_BUDGET = 12;
 const singleFile = `${root}dist/attention-lab.html`;
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+const env = siteForTests();
 
 const pages = ['index.html', 'bench.html', 'notebook.html'];
 const read = (file) => readFileSync(`${site}${file}`, 'utf8');

@@ -1,11 +1,10 @@
 // The page as a learner reads it: every step's first result on the first screen (1280 x 800 and a 390 x 844
 // phone, where the first paragraph folds), an edit's changed numbers marked and brought into view, and the
 // browser history: one entry per settings edit, Back undoes it (and says so), Previous keeps the settings.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  STEPS,
   assertNoProblems,
   bookSettings,
   closePage,
@@ -15,7 +14,8 @@ import {
   openAt,
   reference,
   seriousViolations,
-  setup,
+  siteForTests,
+  STEPS,
   stepSelector,
   waitForStep,
   waitForValuesChange,
@@ -23,13 +23,7 @@ import {
 import { parseHash } from '../../web/state.js';
 import { bookCells } from '../../web/compare.js';
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+const env = siteForTests();
 
 /** How much of the step's first shown tensor is on screen above the sticky step bar, in px. */
 function firstResultOnScreen(sel) {
