@@ -7,6 +7,7 @@ import { BOOK, MAX_WORDS, MAX_D_IN, zeros } from '../state.js';
 import { inputsLines } from '../python.js';
 
 const MAX_WORD = 48;
+const D_IN_MESSAGE = `d_in must be a whole number from 1 to ${MAX_D_IN}.`;
 const LIMITS = { d_out: [1, 64], heads: [1, 16], d_in: [1, MAX_D_IN], context_length: [1, 1024] };
 const SOURCE_NAMES = { typed: 'typed here: torch.tensor([...])', rand: 'drawn: torch.rand(n, d_in)', randn: 'drawn: torch.randn(n, d_in)' };
 
@@ -44,7 +45,7 @@ export function validateSettings(s) {
   const errors = {};
   if (s.tokens.length < 1 || s.tokens.length > MAX_WORDS) errors['inputs-count'] = `The sentence needs 1 to ${MAX_WORDS} words.`;
   const d = s.embeddings[0]?.length ?? 0;
-  if (!Number.isInteger(d) || d < 1 || d > MAX_D_IN) errors.d_in = `d_in must be a whole number from 1 to ${MAX_D_IN}.`;
+  if (!inRange(d, LIMITS.d_in)) errors.d_in = D_IN_MESSAGE;
   if (s.inputs !== 'typed' && !Number.isSafeInteger(s.inputSeed)) errors.inputSeed = 'The seed for the embeddings must be a whole number (like 123).';
   if (s.context_length !== null) {
     const [lo, hi] = LIMITS.context_length;
@@ -104,7 +105,7 @@ export function readSettings(container) {
     qkv_bias: container.querySelector('#qkv_bias').checked,
   };
   const errors = validateSettings(settings);
-  if (!inRange(typedD, LIMITS.d_in)) errors.d_in = `d_in must be a whole number from 1 to ${MAX_D_IN}.`;
+  if (!inRange(typedD, LIMITS.d_in)) errors.d_in = D_IN_MESSAGE; // what was typed, not the width kept
   return { settings, errors };
 }
 

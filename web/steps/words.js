@@ -15,8 +15,8 @@ export const plural = (n, noun) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 /** 'all six keys', or 'the one key' for a single word. */
 export const allOf = (n, noun) => (n === 1 ? `the one ${noun}` : `all ${count(n)} ${noun}s`);
 
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-export { capital };
+/** 'six tokens' -> 'Six tokens'. */
+export const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The step with its title, prose and formula as text for these settings (the step itself when nothing varies). */
 export function resolveStep(step, settings) {
