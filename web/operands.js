@@ -1,88 +1,26 @@
-// Where a cell's numbers come from: for a result of computeChapter() and the index of one of its cells, the
-// cells of other results that went into it. The take-apart panel draws each source with those cells marked
-// and outlines them where the source is on the same step.
-//
-// OPERANDS[name](index, get) -> [[sourceName, pattern], ...]. A pattern has one entry per dim of the
-// source: a number (that index), ALL (every index) or an array of indices; e.g. ['inputs', [i, ALL]] is
-// row i of inputs. Results without an entry are given, drawn or copied as they are (or their operands are
-// internal to a module and not shown anywhere).
+// Where a cell's numbers come from: each result of computeChapter() may declare, beside its explain(),
+// operands(index) -> [[sourceName, pattern], ...], the cells of other results that went into the cell at
+// `index`. The take-apart panel draws each source with those cells marked and outlines them where the
+// source is on the same step. A pattern has one entry per dim of the source: a number (that index), ALL
+// (every index) or an array of indices; e.g. row('inputs', i) = ['inputs', [i, ALL]]. Results without
+// operands are given, drawn or copied as they are (or their operands are internal to a module and not
+// shown anywhere).
 
 export const ALL = null;
 
-const upTo = (i) => Array.from({ length: i + 1 }, (_, k) => k);
-const row = (name, i) => [name, [i, ALL]];
-const col = (name, j) => [name, [ALL, j]];
-const same = (name, index) => [name, index];
-const whole = (name, ndim) => [name, Array(ndim).fill(ALL)];
-// the query token of 3.3.1 and 3.4.1: x(2), or x(1) when it is the only one
-const queryRow = (get) => (get('inputs').shape[0] > 1 ? 1 : 0);
-
-export const OPERANDS = {
-  dot_x1_x2: () => [whole('x1', 1), whole('x2', 1)],
-  query: ([j], get) => [['inputs', [queryRow(get), j]]],
-  attn_scores_2: ([i]) => [row('inputs', i), whole('query', 1)],
-  attn_weights_2_tmp: () => [whole('attn_scores_2', 1)],
-  attn_weights_2_tmp_sum: () => [whole('attn_weights_2_tmp', 1)],
-  attn_weights_2_naive: () => [whole('attn_scores_2', 1)],
-  attn_weights_2_naive_sum: () => [whole('attn_weights_2_naive', 1)],
-  attn_weights_2: () => [whole('attn_scores_2', 1)],
-  attn_weights_2_sum: () => [whole('attn_weights_2', 1)],
-  context_vec_2: ([j]) => [whole('attn_weights_2', 1), col('inputs', j)],
-
-  attn_scores_loop: ([i, j]) => [row('inputs', i), row('inputs', j)],
-  attn_scores: ([i, j]) => [row('inputs', i), row('inputs', j)],
-  attn_weights: ([i]) => [row('attn_scores', i)],
-  attn_weights_row_sums: ([i]) => [row('attn_weights', i)],
-  all_context_vecs: ([i, j]) => [row('attn_weights', i), col('inputs', j)],
-
-  x_2: ([j], get) => [['inputs', [queryRow(get), j]]],
-  query_2: ([j]) => [whole('x_2', 1), col('W_query', j)],
-  key_2: ([j]) => [whole('x_2', 1), col('W_key', j)],
-  value_2: ([j]) => [whole('x_2', 1), col('W_value', j)],
-  keys: ([i, j]) => [row('inputs', i), col('W_key', j)],
-  values: ([i, j]) => [row('inputs', i), col('W_value', j)],
-  attn_score_22: (_, get) => [whole('query_2', 1), row('keys', queryRow(get))],
-  attn_scores_2_qk: ([i]) => [whole('query_2', 1), row('keys', i)],
-  attn_scores_2_scaled: ([i]) => [['attn_scores_2_qk', [i]]],
-  attn_weights_2_qk: () => [whole('attn_scores_2_scaled', 1)],
-  context_vec_2_qk: ([j]) => [whole('attn_weights_2_qk', 1), col('values', j)],
-
-  ex31_v1_after: ([i, j]) => [['ex31_v2_W_query', [j, i]]],
-
-  causal_scores: ([i, j]) => [row('causal_queries', i), row('causal_keys', j)],
-  causal_weights: ([i]) => [row('causal_scores', i)],
-  masked_simple: (index) => [same('causal_weights', index), same('mask_simple', index)],
-  masked_simple_norm: ([i]) => [row('masked_simple', i)],
-  masked_scores: (index) => [same('causal_scores', index), same('causal_mask', index)],
-  causal_attn_weights: ([i]) => [['masked_scores', [i, upTo(i)]]],
-  dropout_weights: (index) => [same('causal_attn_weights', index)],
-
-  batch: ([, i, j]) => [['inputs', [i, j]]],
-  ca_context_vecs: ([b, i]) => [['batch', [b, upTo(i), ALL]]],
-
-  bmm_out: ([b, hd, i, j]) => [['bmm_a', [b, hd, i === j ? i : [i, j], ALL]]],
-  bmm_first_head: ([i, j]) => [['bmm_a', [0, 0, i === j ? i : [i, j], ALL]]],
-  bmm_second_head: ([i, j]) => [['bmm_a', [0, 1, i === j ? i : [i, j], ALL]]],
-
-  mha_queries_split: ([b, hd, t, j], get) => {
-    const width = get('mha_queries_split').shape[3];
-    return [['mha_queries', [b, t, hd * width + j]]];
-  },
-  mha_scores: ([b, hd, i]) => [['mha_queries_split', [b, hd, i, ALL]]],
-  mha_weights: ([b, hd, i]) => [['mha_scores', [b, hd, i, upTo(i)]]],
-  mha_context_heads: ([b, hd, i]) => [['mha_weights', [b, hd, i, upTo(i)]]],
-  mha_context_merged: ([b, t, c], get) => {
-    const width = get('mha_context_heads').shape[3];
-    return [['mha_context_heads', [b, Math.floor(c / width), t, c % width]]];
-  },
-  mha_out: ([b, t]) => [['mha_context_merged', [b, t, ALL]]],
-};
+/** The indices 0..i: a causal row's keys. */
+export const upTo = (i) => Array.from({ length: i + 1 }, (_, k) => k);
+export const row = (name, i) => [name, [i, ALL]];
+export const col = (name, j) => [name, [ALL, j]];
+/** The cell at the same index of a source of the same shape. */
+export const same = (name, index) => [name, index];
+export const whole = (name, ndim) => [name, Array(ndim).fill(ALL)];
 
 /** The operands of one cell: [{ name, pattern }] for the sources that exist; get(name) is a result or undefined. */
 export function operandsOf(get, name, index) {
-  const make = OPERANDS[name];
-  if (!make) return [];
-  return make(index, get)
+  const operands = get(name)?.operands;
+  if (!operands) return [];
+  return operands(index)
     .filter(([source]) => get(source)?.shape)
     .map(([source, pattern]) => ({ name: source, pattern }));
 }

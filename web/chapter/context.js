@@ -1,7 +1,8 @@
 // What every section of web/chapter/ works with: the torch API, the settings, the results so far and the
 // helpers that record a result (show), keep modules between recomputes (keep) and build take-apart
-// explanations. Sections also leave here what later sections use (inputs, the causal mask, the batch...).
-import * as X from '../explain.js';
+// explanations. Each section returns what later sections use (inputs, the causal mask, the batch...), and
+// computeChapter() adds it here.
+import * as explain from '../explain.js';
 import { BOOK_PRINTS } from '../book.js';
 
 // The chapter's modules, with what they drew, kept from one recompute to the next while the settings their
@@ -21,13 +22,15 @@ function keeper(torch, settings) {
 
 export function chapterContext(torch, settings) {
   const results = {};
-  const c = { torch, settings, results, words: settings.tokens, keep: keeper(torch, settings) };
+  const chapter = { torch, settings, results, words: settings.tokens, keep: keeper(torch, settings) };
 
   /**
-   * Records a result: show(name, tensor, { label, rows, cols, axes, marks, explain }). `explain` is made
-   * from the result's own values: explain(values) -> (index) -> lines, as the helpers of explain.js are.
+   * Records a result: show(name, tensor, { label, rows, cols, axes, marks, explain, operands }).
+   * `explain` is made from the result's own values: explain(values) -> (index) -> lines, as the helpers of
+   * explain.js are. `operands(index)` lists the cells of other results that went into a cell, as
+   * [[sourceName, pattern], ...] (web/operands.js).
    */
-  c.show = (name, tensor, { explain, ...extra } = {}) => {
+  chapter.show = (name, tensor, { explain: explainOf, ...extra } = {}) => {
     const values = tensor.toArray();
     results[name] = {
       name,
@@ -38,43 +41,44 @@ export function chapterContext(torch, settings) {
       book: BOOK_PRINTS[name] ?? null,
       ...extra,
     };
-    if (explain) results[name].explain = explain(values);
+    if (explainOf) results[name].explain = explainOf(values);
     return tensor;
   };
   /** A result that is a fact rather than a tensor, e.g. torch.allclose(...) -> True. */
-  c.fact = (name, value) => (results[name] = { name, value });
+  chapter.fact = (name, value) => (results[name] = { name, value });
 
   // Axis labels, made once per recompute and shared by the results that use them (nothing changes them).
   const labels = new Map();
   const labelled = (key, make) => labels.get(key) ?? labels.set(key, make()).get(key);
-  c.dims = (n, prefix) => labelled(`${prefix}${n}`, () => Array.from({ length: n }, (_, i) => `${prefix}${i}`));
-  c.features = (n) => c.dims(n, 'd');
+  chapter.dims = (n, prefix) => labelled(`${prefix}${n}`, () => Array.from({ length: n }, (_, i) => `${prefix}${i}`));
+  chapter.features = (n) => chapter.dims(n, 'd');
   // columns that hold several heads side by side: h0·o0, h0·o1, h1·o0, ...
-  c.headCols = (heads, width) =>
+  chapter.headCols = (heads, width) =>
     labelled(`h${heads}·${width}`, () => Array.from({ length: heads * width }, (_, k) => `h${Math.floor(k / width)}·o${k % width}`));
 
   // An explain() whose operands are built on the first hover, not on every recompute.
-  c.lazy = (make) => {
-    let explain = null;
-    return (index) => (explain ??= make())(index);
+  chapter.lazy = (make) => {
+    let built = null;
+    return (index) => (built ??= make())(index);
   };
-  // The weights a module computes inside forward(), rebuilt with the same ops so its output can be taken apart.
-  c.attend = (q, k, causal = false) => {
+  // The weights a module computes inside forward(), rebuilt with the same ops so its output can be taken
+  // apart; a causal one needs the mask that 3.5.1 leaves (future).
+  chapter.attend = (q, k, causal = false) => {
     const scores = q.matmul(k.transpose(-2, -1));
-    return torch.softmax((causal ? scores.maskedFill(c.future, -Infinity) : scores).div(k.shape[k.ndim - 1] ** 0.5), -1);
+    return torch.softmax((causal ? scores.maskedFill(chapter.future, -Infinity) : scores).div(k.shape[k.ndim - 1] ** 0.5), -1);
   };
-  c.projections = (m, x) => [m.W_query.forward(x), m.W_key.forward(x), m.W_value.forward(x)];
+  chapter.projections = (m, x) => [m.W_query.forward(x), m.W_key.forward(x), m.W_value.forward(x)];
   // explain() for an nn.Linear's output.
-  c.linearOf = (layer, x, name, what) => (out) =>
-    c.lazy(() => X.linear(x.toArray(), layer.weight.toArray(), layer.bias?.toArray() ?? null, out, { name, what }));
+  chapter.linearOf = (layer, x, name, what) => (out) =>
+    chapter.lazy(() => explain.linear(x.toArray(), layer.weight.toArray(), layer.bias?.toArray() ?? null, out, { name, what }));
   // explain() for a module's output: each cell is a weighted sum of its value rows.
-  c.contextOf = (parts, causal = false) => (out) =>
-    c.lazy(() => {
+  chapter.contextOf = (parts, causal = false) => (out) =>
+    chapter.lazy(() => {
       const [q, k, v] = parts();
-      return X.weightedSum(c.attend(q, k, causal).toArray(), v.toArray(), out);
+      return explain.weightedSum(chapter.attend(q, k, causal).toArray(), v.toArray(), out);
     });
   // explain() for heads concatenated along the last dim: find the head, then take its cell apart.
-  c.concatOf = (parts, width) => () => (index) => {
+  chapter.concatOf = (parts, width) => () => (index) => {
     const col = index[index.length - 1];
     const h = Math.floor(col / width);
     return [`column ${col} is column ${col % width} of head ${h}`, ...parts[h]([...index.slice(0, -1), col % width])];
@@ -83,7 +87,7 @@ export function chapterContext(torch, settings) {
    * Runs make(), which builds or runs a module; when the core rejects the settings (an AttentionError, e.g. too
    * many words for context_length), the error names the settings to blame, for the page to show it beside them.
    */
-  c.rejectable = (keys, make) => {
+  chapter.rejectable = (keys, make) => {
     try {
       return make();
     } catch (error) {
@@ -92,6 +96,6 @@ export function chapterContext(torch, settings) {
     }
   };
   /** The modules' context_length: the setting, or the book's batch.shape[1] (the number of words). */
-  c.contextLength = () => settings.context_length ?? settings.tokens.length;
-  return c;
+  chapter.contextLength = () => settings.context_length ?? settings.tokens.length;
+  return chapter;
 }

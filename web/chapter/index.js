@@ -2,10 +2,11 @@
 // one module per section of the book, each computing its results with the take-apart explanations beside
 // them. computeChapter() returns a map of named results; each step (web/steps/) shows some of them.
 // A result is
-//   { name, label, tensor, shape, values, book, rows, cols, axes, explain, marks }
+//   { name, label, tensor, shape, values, book, rows, cols, axes, explain, operands, marks }
 // where `book` is the chapter's printed text (used only with the book's settings), rows/cols label the
 // last two axes with token words, `axes` (tensors of 3 or more dims) names every dim, e.g. ['batch',
-// 'head', 'query', 'key'], explain(index) takes a cell apart, and marks(index) flags masked/dropped cells.
+// 'head', 'query', 'key'], explain(index) takes a cell apart, operands(index) names the cells of other
+// results that went into it (web/operands.js), and marks(index) flags masked/dropped cells.
 // A few results are facts rather than tensors, { name, value }: causal_equal, scores_loop_equal,
 // ex31_equal, bmm_heads_equal, mha_steps_equal (booleans from torch.allclose) and dropout_draws
 // ({ default, mkl }: words each path drew). Settings that a module rejects (heads that do not divide d_out,
@@ -21,11 +22,12 @@ import causalAttention from './s353-causal-attention.js';
 import stackingHeads from './s361-stacking-heads.js';
 import weightSplits from './s362-weight-splits.js';
 
-// In the book's order: a section may use what an earlier one left in the context (inputs, the mask, ...).
+// In the book's order: a section may use what an earlier one returned (inputs, the mask, ...), which is
+// added to the context every section reads.
 export const SECTIONS = [simpleAttention, allTokens, trainableWeights, attentionClasses, causalMask, dropout, causalAttention, stackingHeads, weightSplits];
 
 export function computeChapter(torch, settings) {
-  const c = chapterContext(torch, settings);
-  for (const section of SECTIONS) section(c);
-  return c.results;
+  const chapter = chapterContext(torch, settings);
+  for (const section of SECTIONS) Object.assign(chapter, section(chapter));
+  return chapter.results;
 }

@@ -1,7 +1,8 @@
 // 3.6.1 Stacking CausalAttention heads: MultiHeadAttentionWrapper with the settings' d_out, the same heads as
 // one MultiHeadAttention with split weights, and Exercise 3.2's d_out = 1, whose two heads give 2 columns.
-export default function stackingHeads(c) {
-  const { torch, show, words, d_in, settings, keep, batch, headCols, lazy, contextOf, projections, concatOf, rejectable, contextLength, linearOf } = c;
+// Reads the d_in of 3.3.1 and the batch of 3.5.3; adds nothing for later sections.
+export default function stackingHeads(chapter) {
+  const { torch, settings, show, words, keep, headCols, lazy, contextOf, projections, concatOf, rejectable, contextLength, linearOf, d_in, batch } = chapter;
   const heads = settings.heads;
   const byToken = { rows: words, axes: ['batch', 'token', 'output'] };
   const headParts = (w) => w.heads.map((h) => lazy(() => contextOf(() => projections(h, batch), true)(h.forward(batch).toArray())));
