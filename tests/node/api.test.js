@@ -1,14 +1,15 @@
 // The API's surface: every entry the contract names exists in both builds, wasm/index.d.ts declares exactly
 // what index.js provides (read with the TypeScript compiler API), and the typed example of tests/types
 // runs, not only type-checks. The TypeScript parts are skipped if typescript is not installed.
-import { describe, test, before } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { loadAttention, AttentionError } from '../../wasm/index.js';
+import { AttentionError } from '../../wasm/index.js';
+import { loadBuilds } from './support.mjs';
 
 const ts = await import('typescript').then((m) => m.default ?? m).catch(() => null);
 const noTs = ts ? false : 'typescript is not installed';
@@ -72,12 +73,8 @@ function runtimeNames(object) {
   return [...names].filter((n) => !n.startsWith('_')).sort();
 }
 
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(`API surface (${flavour})`, () => {
-    let torch;
-    before(async () => {
-      torch = await loadAttention({ flavour });
-    });
 
     test("every entry of the contract is there", () => {
       for (const name of CONTRACT.torch) assert.ok(name in torch, `torch.${name}`);

@@ -4,19 +4,19 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 
-import { AttentionError, loadAttention } from '../../wasm/index.js';
+import { AttentionError } from '../../wasm/index.js';
+import { loadBuilds } from './support.mjs';
 
 const dist = new URL('../../wasm/dist/', import.meta.url);
 const MODULE_CLASSES = ['Module', 'Linear', 'Dropout', 'SelfAttention_v1', 'SelfAttention_v2', 'CausalAttention',
   'MultiHeadAttentionWrapper', 'MultiHeadAttention'];
 
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(`Embind bindings (${flavour})`, () => {
-    let wasm, torch;
+    let wasm; // the Emscripten module itself, without the API over it
     before(async () => {
       const { default: create } = await import(new URL(`attention-${flavour}.mjs`, dist).href);
       wasm = await create({ wasmBinary: await readFile(new URL(`attention-${flavour}.wasm`, dist)) });
-      torch = await loadAttention({ flavour });
     });
 
     test('the glue registers Embind functions, classes, enums and value objects', async () => {

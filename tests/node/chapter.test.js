@@ -5,27 +5,10 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadAttention } from '../../wasm/index.js';
+import { backendOf, bitsOf, loadBuilds, parsePrinted } from './support.mjs';
 import BOOK from '../../book/chapter3.json' with { type: 'json' };
 
 // ---------------------------------------------------------------- helpers
-
-// The numbers of a printed tensor with the number of decimals each was printed with.
-function parsePrinted(text) {
-  let body = text;
-  for (const suffix of ['grad_fn', 'size=']) {
-    const at = body.indexOf(suffix);
-    if (at >= 0) body = body.slice(0, at);
-  }
-  const out = [];
-  for (const m of body.matchAll(/(-?)(\d+)\.(\d*)|(-?)inf|nan/g)) {
-    const s = m[0];
-    if (s === 'nan') out.push({ value: NaN, decimals: 0 });
-    else if (s.includes('inf')) out.push({ value: s[0] === '-' ? -Infinity : Infinity, decimals: 0 });
-    else out.push({ value: Number(s), decimals: m[3].length });
-  }
-  return out;
-}
 
 // A tensor against the chapter's printout: every value at the printed precision, then the exact text.
 function checkBook(t, book) {
@@ -43,27 +26,19 @@ function checkBook(t, book) {
   assert.equal(t.toString(), book);
 }
 
-// The float32 bit patterns of a tensor's values, row-major.
-const bits = (t) => {
-  const f = t.data;
-  return Array.from(new Uint32Array(f.buffer, f.byteOffset, f.length));
-};
-
 // ---------------------------------------------------------------- the chapter, once per build
 
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(`chapter 3 through the JS API (${flavour})`, () => {
-    let torch;
     let inputs;
-    before(async () => {
-      torch = await loadAttention({ flavour });
+    before(() => {
       torch.setRngProfile('default');
       inputs = bookInputs();
     });
     const bookInputs = () => torch.tensor(BOOK.embeddings);
 
     test('the build it loaded', () => {
-      assert.equal(torch.backend, flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar');
+      assert.equal(torch.backend, backendOf(flavour));
       assert.deepEqual(inputs.shape, [6, 3]);
       assert.equal(inputs.dtype, 'float32');
       assert.equal(inputs.ndim, 2);
@@ -127,7 +102,7 @@ for (const flavour of ['simd', 'scalar']) {
       // the same with one matrix product
       const attn_scores = inputs.matmul(inputs.T);
       checkBook(attn_scores, scoresText);
-      assert.deepEqual(bits(attn_scores), bits(attn_scores_loop));
+      assert.deepEqual(bitsOf(attn_scores), bitsOf(attn_scores_loop));
 
       const attn_weights = torch.softmax(attn_scores, -1);
       checkBook(attn_weights, BOOK.prints.attn_weights);
@@ -166,7 +141,7 @@ for (const flavour of ['simd', 'scalar']) {
       const values = inputs.matmul(W_value);
       assert.deepEqual(keys.shape, [6, 2]);
       assert.deepEqual(values.shape, [6, 2]);
-      assert.deepEqual(bits(keys.at(1)), bits(key_2));
+      assert.deepEqual(bitsOf(keys.at(1)), bitsOf(key_2));
 
       const keys_2 = keys.at(1);
       checkBook(query_2.dot(keys_2), BOOK.prints.attn_score_22);
@@ -238,7 +213,7 @@ for (const flavour of ['simd', 'scalar']) {
       for (const linear of [attention_v2.W_query, attention_v2.W_key, attention_v2.W_value]) linear.bias.zero_();
 
       // the assignments landed: still a Parameter, now holding the transposed values
-      assert.deepEqual(bits(attention_v1.W_key), bits(attention_v2.W_key.weight.T.contiguous()));
+      assert.deepEqual(bitsOf(attention_v1.W_key), bitsOf(attention_v2.W_key.weight.T.contiguous()));
       assert.match(attention_v1.W_key.toString(), /^Parameter containing:\n/);
       assert.deepEqual(attention_v2.W_value.bias.toArray(), [0, 0]);
 
@@ -254,7 +229,7 @@ for (const flavour of ['simd', 'scalar']) {
       checkBook(out_v2, expected);
       checkBook(out_v1, expected);
       assert.ok(torch.allclose(out_v2, out_v1, { rtol: 1e-5, atol: 1e-6 }));
-      assert.deepEqual(bits(out_v1), bits(out_v2));
+      assert.deepEqual(bitsOf(out_v1), bitsOf(out_v2));
     });
 
     test('3.5.1 causal mask, both ways', () => {
@@ -266,7 +241,7 @@ for (const flavour of ['simd', 'scalar']) {
       const keys = inputs.matmul(sa_v2.W_key.weight.T);
       const asModule = new torch.nn.Linear(3, 2, false);
       asModule.weight = sa_v2.W_query.weight;
-      assert.deepEqual(bits(asModule.forward(inputs)), bits(queries));
+      assert.deepEqual(bitsOf(asModule.forward(inputs)), bitsOf(queries));
 
       const attn_scores = queries.matmul(keys.T);
       const attn_weights = torch.softmax(attn_scores.div(keys.shape.at(-1) ** 0.5), -1);
@@ -365,7 +340,7 @@ for (const flavour of ['simd', 'scalar']) {
       torch.manualSeed(123);
       dropout.eval();
       assert.equal(dropout.training, false);
-      assert.deepEqual(bits(dropout.forward(causal_weights)), bits(causal_weights));
+      assert.deepEqual(bitsOf(dropout.forward(causal_weights)), bitsOf(causal_weights));
       assert.equal(torch.rngDraws(), 0);
     });
 
@@ -380,7 +355,7 @@ for (const flavour of ['simd', 'scalar']) {
       // Not printed by the chapter, but the wrapper's first head is this module, drawn from the same seed.
       torch.manualSeed(123);
       const mha = new torch.MultiHeadAttentionWrapper(3, 2, context_length, 0.0, 2);
-      assert.deepEqual(bits(context_vecs), bits(mha.forward(batch).slice(-1, 0, 2)));
+      assert.deepEqual(bitsOf(context_vecs), bitsOf(mha.forward(batch).slice(-1, 0, 2)));
     });
 
     test('3.6.1 MultiHeadAttentionWrapper with d_out 2 and (Exercise 3.2) d_out 1', () => {
@@ -412,8 +387,8 @@ for (const flavour of ['simd', 'scalar']) {
       const second_head = a.at(0).at(1);
       const second_res = second_head.matmul(second_head.T);
       checkBook(second_res, BOOK.prints.bmm_second_head);
-      assert.deepEqual(bits(batched.at(0).at(0)), bits(first_res));
-      assert.deepEqual(bits(batched.at(0).at(1)), bits(second_res));
+      assert.deepEqual(bitsOf(batched.at(0).at(0)), bitsOf(first_res));
+      assert.deepEqual(bitsOf(batched.at(0).at(1)), bitsOf(second_res));
     });
 
     test('3.6.2 MultiHeadAttention with weight splits (seed 123)', () => {

@@ -1,19 +1,15 @@
 // The fast path through the JS API: setAttentionPath, the rule that picks the path, the fast path against
 // the exact one at the same sizes (a size-scaled tolerance), attentionWeights (the exact path's bits), and
 // GPT-2 size against PyTorch (tests/golden/gpt2_mha.json; SIMD build only, to keep the run short).
-import { describe, test, before } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { loadAttention, AttentionError } from '../../wasm/index.js';
+import { AttentionError } from '../../wasm/index.js';
+import { bitsOf, bitsOfFloat, floatsOfHex, loadBuilds, wordsOfHex } from './support.mjs';
 
 const EPS = 2 ** -23; // float32 epsilon
 const gpt2 = JSON.parse(readFileSync(new URL('../golden/gpt2_mha.json', import.meta.url), 'utf8'));
-const floatsOfHex = (text) => new Float32Array(new Uint32Array(text.split(' ').map((h) => parseInt(h, 16))).buffer);
-const bits = (t) => {
-  const f = t.data;
-  return Array.from(new Uint32Array(f.buffer, f.byteOffset, f.length));
-};
 function maxError(got, want) {
   let err = 0, scale = 0;
   for (let i = 0; i < want.length; i++) {
@@ -23,12 +19,8 @@ function maxError(got, want) {
   return { err, scale };
 }
 
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(`fast path (${flavour})`, () => {
-    let torch;
-    before(async () => {
-      torch = await loadAttention({ flavour });
-    });
 
     test('setAttentionPath takes auto, exact or fast and returns the module', () => {
       const mha = new torch.MultiHeadAttention(8, 8, 70, 0.0, 2);
@@ -63,14 +55,14 @@ for (const flavour of ['simd', 'scalar']) {
       const mha = new torch.MultiHeadAttention(16, 16, 80, 0.5, 4).eval();
       const x63 = torch.rand(1, 63, 16);
       const x64 = torch.rand(1, 64, 16);
-      assert.deepEqual(bits(mha.forward(x63)), bits(mha.setAttentionPath('exact').forward(x63)));
-      assert.deepEqual(bits(mha.setAttentionPath('auto').forward(x64)), bits(mha.setAttentionPath('fast').forward(x64)));
-      assert.notDeepEqual(bits(mha.setAttentionPath('auto').forward(x64)), bits(mha.setAttentionPath('exact').forward(x64)));
+      assert.deepEqual(bitsOf(mha.forward(x63)), bitsOf(mha.setAttentionPath('exact').forward(x63)));
+      assert.deepEqual(bitsOf(mha.setAttentionPath('auto').forward(x64)), bitsOf(mha.setAttentionPath('fast').forward(x64)));
+      assert.notDeepEqual(bitsOf(mha.setAttentionPath('auto').forward(x64)), bitsOf(mha.setAttentionPath('exact').forward(x64)));
       mha.train().setAttentionPath('fast'); // dropout 0.5 draws: the exact path, whatever was asked
       torch.manualSeed(3);
-      const forced = bits(mha.forward(x64));
+      const forced = bitsOf(mha.forward(x64));
       torch.manualSeed(3);
-      assert.deepEqual(bits(mha.setAttentionPath('exact').forward(x64)), forced);
+      assert.deepEqual(bitsOf(mha.setAttentionPath('exact').forward(x64)), forced);
     });
 
     test("attentionWeights: one head's first rows, the exact path's bits", () => {
@@ -85,7 +77,7 @@ for (const flavour of ['simd', 'scalar']) {
       const weights = torch.softmax(scores.maskedFill(future, -Infinity).div(hd ** 0.5), -1);
       const got = mha.attentionWeights(x, 2, 5);
       assert.deepEqual(got.shape, [b, 5, T]);
-      assert.deepEqual(bits(got), bits(weights.select(1, 2).slice(1, 0, 5)));
+      assert.deepEqual(bitsOf(got), bitsOf(weights.select(1, 2).slice(1, 0, 5)));
       assert.deepEqual(mha.attentionWeights(x.at(1), 0, 3).shape, [3, T]);
       assert.throws(() => mha.attentionWeights(x, 3, 1), /^AttentionError: attentionWeights: head must be in \[0, 2\], got 3$/);
       assert.throws(() => mha.attentionWeights(x, 0, 1.5), /attentionWeights: rows must be an integer, got 1\.5/);
@@ -106,8 +98,7 @@ for (const flavour of ['simd', 'scalar']) {
       assert.ok(err <= 4 * EPS * (c.num_tokens + c.d_out) * Math.max(1, scale), `max |fast - torch| = ${err}`);
       const sums = y.sum(-1).data; // float32 sums: compare loosely with torch's float64 ones
       gpt2.row_sums.forEach((s, r) => assert.ok(Math.abs(sums[r] - Number(s)) < 1e-3, `row ${r}: ${sums[r]} vs ${s}`));
-      assert.deepEqual(Array.from(new Uint32Array(new Float32Array(pick(mha.W_query.forward(x))).buffer)),
-        Array.from(new Uint32Array(floatsOfHex(gpt2.queries).buffer)));
+      assert.deepEqual(pick(mha.W_query.forward(x)).map(bitsOfFloat), wordsOfHex(gpt2.queries));
       const w = mha.attentionWeights(x, gpt2.head, 1024).data;
       const want = floatsOfHex(gpt2.weights);
       let i = 0;

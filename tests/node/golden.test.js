@@ -13,7 +13,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { loadAttention } from '../../wasm/index.js';
+import { bitsOf, floatOfBits, hex, isNaNBits, loadBuilds, wordsOfHex } from './support.mjs';
 
 const goldenDir = new URL('../golden/', import.meta.url);
 // Seeds beyond 2^53 (2^63, 2^64 - 1) must stay exact: read every "seed" as a string, then as a BigInt.
@@ -21,19 +21,6 @@ const readJson = (name) =>
   JSON.parse(readFileSync(new URL(name, goldenDir), 'utf8').replace(/"seed":\s*(-?\d+)/g, '"seed":"$1"'));
 const golden = readJson('golden.json');
 const printCases = readJson('print.json').cases;
-
-// ---------------------------------------------------------------- bits
-
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-const fromBits = (b) => ((u32[0] = b), f32[0]);
-const hex = (b) => b.toString(16).padStart(8, '0');
-const parseHex = (text) => (Array.isArray(text) ? text : text.split(/\s+/).filter(Boolean)).map((w) => parseInt(w, 16));
-const bitsOf = (t) => {
-  const f = t.data;
-  return new Uint32Array(f.buffer, f.byteOffset, f.length);
-};
-const isNaNBits = (b) => (b & 0x7f800000) === 0x7f800000 && (b & 0x007fffff) !== 0;
 
 // fmaf(a, b, c) for float32 a, b, c, correctly rounded: a*b is exact in double (24 + 24 bits); the sum is
 // rounded to odd in double (53 >= 24 + 2 bits), which makes the final rounding to float32 correct.
@@ -55,7 +42,7 @@ function difference(got, expected) {
   if (JSON.stringify(got.shape) !== JSON.stringify(expected.shape)) {
     return `shape [${got.shape}], expected [${expected.shape}]`;
   }
-  const want = parseHex(expected.hex);
+  const want = wordsOfHex(expected.hex);
   const have = bitsOf(got);
   if (have.length !== want.length) return `${have.length} values, expected ${want.length}`;
   let first = -1;
@@ -69,23 +56,21 @@ function difference(got, expected) {
   if (first < 0) return '';
   return (
     `element ${first}: got ${hex(have[first])}, expected ${hex(want[first])} ` +
-    `(${fromBits(have[first])} vs ${fromBits(want[first])}); ${count} of ${want.length} elements differ`
+    `(${floatOfBits(have[first])} vs ${floatOfBits(want[first])}); ${count} of ${want.length} elements differ`
   );
 }
 
 const expectSame = (where, got, expected) => assert.equal(difference(got, expected), '', where);
 
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(`golden data (${flavour})`, () => {
-    let torch;
-    before(async () => {
-      torch = await loadAttention({ flavour });
+    before(() => {
       torch.setRngProfile('default'); // golden.json comes from a build without MKL
     });
 
     // A tensor from {shape, hex[, views]}: a flat tensor reshaped, then the views applied.
     function decode(t) {
-      const values = parseHex(t.hex).map(fromBits);
+      const values = wordsOfHex(t.hex).map(floatOfBits);
       let out = t.shape.length === 0 ? torch.tensor(values[0]) : torch.tensor(values).reshape(t.shape);
       for (const [kind, ...args] of t.views ?? []) {
         if (kind === 'T') out = out.T;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { loadAttention } from '../../wasm/index.js';
+import { bitsOf, loadBuilds } from './support.mjs';
 import BOOK from '../../book/chapter3.json' with { type: 'json' };
 
 const N = 10_000;
@@ -34,17 +34,11 @@ async function settle() {
 }
 
 const BOOK_ROWS = BOOK.embeddings;
-const bitsOf = (t) => {
-  const f = t.data;
-  return Array.from(new Uint32Array(f.buffer, f.byteOffset, f.length));
-};
 
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(`memory (${flavour})`, () => {
-    let torch;
     let batch;
-    before(async () => {
-      torch = await loadAttention({ flavour });
+    before(() => {
       batch = torch.stack([torch.tensor(BOOK_ROWS), torch.tensor(BOOK_ROWS)]);
     });
 

@@ -1,36 +1,32 @@
 // The operations the notebook's torch adds to the API (comparisons, rsub, reciprocal, neg, float, functional
 // linear and dropout, detach, Parameter flags), bit for bit and grad_fn for grad_fn against PyTorch 1.13
 // (tests/golden/ops_extra.json from gen_ops_extra.py), in both builds; and their errors.
-import { describe, test, before } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { loadAttention, AttentionError } from '../../wasm/index.js';
+import { AttentionError } from '../../wasm/index.js';
+import { floatsOfHex, hexOf, loadBuilds } from './support.mjs';
 
 const golden = JSON.parse(readFileSync(new URL('../golden/ops_extra.json', import.meta.url), 'utf8'));
 const T = golden.tensors;
 
-const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
-const fromHex = (text) => text.split(' ').filter(Boolean).map((w) => ((u32[0] = parseInt(w, 16)), f32[0]));
-const hexOf = (t) => [...t.data].map((v) => ((f32[0] = v), u32[0].toString(16).padStart(8, '0'))).join(' ');
+const hexText = (t) => hexOf(t).join(' ');
 
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(`operations for the notebook (${flavour})`, () => {
-    let torch;
     const make = (name) => {
       const g = T[name];
-      const flat = torch.tensor(fromHex(g.hex).map((v) => (g.dtype === 'bool' ? v !== 0 : v)));
+      const flat = torch.tensor(Array.from(floatsOfHex(g.hex), (v) => (g.dtype === 'bool' ? v !== 0 : v)));
       return g.shape.length === 0 ? flat.view([]) : flat.view(g.shape);
     };
     const same = (got, name) => {
       const want = T[name];
       assert.deepEqual(got.shape, want.shape, name);
       assert.equal(got.dtype, want.dtype, name);
-      assert.equal(hexOf(got), want.hex, name);
+      assert.equal(hexText(got), want.hex, name);
       assert.equal(got.gradFn, want.grad_fn, `${name}: grad_fn`);
     };
-    before(async () => { torch = await loadAttention({ flavour }); });
-
     test('comparisons: tensor, broadcast tensor and number operands, bool input', () => {
       const a = make('a'), b = make('b'), m = make('m').float();
       for (const op of ['eq', 'ne', 'lt', 'le', 'gt', 'ge']) {
@@ -74,10 +70,10 @@ for (const flavour of ['simd', 'scalar']) {
       for (const p of ['0.1', '0.5']) {
         torch.manualSeed(123);
         const got = torch.dropout(torch.ones(4, 5), Number(p), true);
-        assert.equal(hexOf(got), T.dropout[p].hex, `p = ${p}`);
+        assert.equal(hexText(got), T.dropout[p].hex, `p = ${p}`);
       }
       torch.manualSeed(123);
-      assert.equal(hexOf(torch.dropout(torch.ones(4, 5), 0.5, false)), T.dropout.eval.hex);
+      assert.equal(hexText(torch.dropout(torch.ones(4, 5), 0.5, false)), T.dropout.eval.hex);
       assert.equal(torch.rngDraws(), 0);
     });
 

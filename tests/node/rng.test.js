@@ -1,25 +1,10 @@
 // PyTorch's CPU generator through the JS API: the test vectors of shared/docs/torch-rng.md §10 bit for bit
 // (float32 bits read through a Uint32Array view), both dropout profiles, BigInt and negative seeds,
 // initialSeed, and the draw counts of §7.
-import { describe, test, before, afterEach } from 'node:test';
+import { describe, test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadAttention } from '../../wasm/index.js';
-
-const hex = (u32) => u32.toString(16).padStart(8, '0');
-
-// The float32 bit patterns of a tensor's values, row-major, as 8-digit hex words.
-function hexOf(t) {
-  const f = t.data;
-  return Array.from(new Uint32Array(f.buffer, f.byteOffset, f.length), hex);
-}
-
-// The bits of one float32 number, through a DataView.
-function floatBits(x) {
-  const view = new DataView(new ArrayBuffer(4));
-  view.setFloat32(0, x);
-  return view.getUint32(0);
-}
+import { bitsOfFloat, hex, hexOf, loadBuilds } from './support.mjs';
 
 // torch-rng.md §10, row by row ("uniform_" has no JS entry point: its vectors reach the API through
 // nn.Linear, whose weights are uniform_ draws).
@@ -60,12 +45,8 @@ const VECTORS = [
   },
 ];
 
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(`generator (${flavour})`, () => {
-    let torch;
-    before(async () => {
-      torch = await loadAttention({ flavour });
-    });
     afterEach(() => torch.setRngProfile('default'));
 
     // Dropout(0.5) on ones(6, 6) as rows of kept (1) / dropped (0).
@@ -203,7 +184,7 @@ for (const flavour of ['simd', 'scalar']) {
       const out = new torch.nn.Dropout(0.1).forward(torch.ones(64)).data;
       const kept = Array.from(out).filter((x) => x !== 0);
       assert.ok(kept.length > 0 && kept.length < 64);
-      for (const x of kept) assert.equal(hex(floatBits(x)), '3f8e38e4');
+      for (const x of kept) assert.equal(hex(bitsOfFloat(x)), '3f8e38e4');
     });
 
     test('seeds: only the low 32 bits seed the state; BigInt and Number agree', () => {

@@ -4,14 +4,13 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadAttention, AttentionError } from '../../wasm/index.js';
+import { AttentionError } from '../../wasm/index.js';
+import { backendOf, loadBuilds } from './support.mjs';
 
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(flavour, () => {
-    let torch;
-    before(async () => {
-      torch = await loadAttention({ flavour });
-      assert.equal(torch.backend, flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar');
+    before(() => {
+      assert.equal(torch.backend, backendOf(flavour));
     });
 
     test(`strides, offsets and contiguity of views (${flavour})`, () => {

@@ -3,16 +3,14 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { AttentionError, loadAttention } from '../../wasm/index.js';
+import { AttentionError } from '../../wasm/index.js';
+import { bitsOf, loadBuilds } from './support.mjs';
 import { BOOK } from '../../web/state.js';
 
-const bitsOf = (t) => Array.from(new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length));
-
-for (const flavour of ['simd', 'scalar']) {
+for (const [flavour, torch] of await loadBuilds()) {
   describe(`0-d tensors (${flavour})`, () => {
-    let torch, d;
-    before(async () => {
-      torch = await loadAttention({ flavour });
+    let d;
+    before(() => {
       d = torch.dot(torch.tensor([1, 2, 3]), torch.tensor([4, 5, 6]));
     });
 
