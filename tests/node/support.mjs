@@ -1,6 +1,10 @@
-// What the Node tests share: float32 bit patterns and their hex words, both WebAssembly builds, and reading
-// PyTorch's printouts (the page's own parser, web/compare.js).
-import { loadAttention } from '../../wasm/index.js';
+// What the Node tests share: float32 bit patterns and their hex words, both WebAssembly builds, reading
+// PyTorch's printouts (the page's own parser, web/compare.js) and the checks of the errors-*.test.js files.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { AttentionError, loadAttention } from '../../wasm/index.js';
+import BOOK from '../../book/chapter3.json' with { type: 'json' };
 
 export { parsePrinted } from '../../web/compare.js';
 
@@ -40,3 +44,44 @@ export const loadBuilds = () => Promise.all(FLAVOURS.map(async (flavour) => [fla
 
 /** The backend name each flavour reports. */
 export const backendOf = (flavour) => (flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar');
+
+// ---------------------------------------------------------------- errors (the errors-*.test.js files)
+
+/** Asserts that fn throws an AttentionError whose message matches every pattern given; returns the error. */
+export function throwsAttention(fn, ...patterns) {
+  let caught = null;
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
+  assert.ok(caught !== null, 'expected an AttentionError, nothing was thrown');
+  assert.ok(caught instanceof AttentionError, `expected an AttentionError, got ${caught?.name}: ${caught?.message}`);
+  assert.ok(caught instanceof Error);
+  assert.equal(caught.name, 'AttentionError');
+  for (const p of patterns) assert.match(caught.message, p);
+  return caught;
+}
+
+/**
+ * The misuse(name, { setup, run, message }) test maker for one build. Each misuse is a test: `setup` builds
+ * what the call needs (outside the leak check), `run` misbehaves and must throw an AttentionError whose
+ * message matches `message` (a pattern or a list of them), never abort; then the wasm allocator must be back
+ * where it was (nothing leaked on the error path) and the same instance must still compute the chapter.
+ */
+export function misuseTests(torch) {
+  function stillWorks() {
+    assert.equal(torch.dot(torch.tensor([0.4, 0.1, 0.8]), torch.tensor([0.5, 0.8, 0.6])).toString(), 'tensor(0.7600)');
+    torch.manualSeed(123);
+    assert.equal(new torch.SelfAttention_v1(3, 2).forward(torch.tensor(BOOK.embeddings)).toString(), BOOK.prints.sa_v1_out);
+  }
+  return function misuse(name, { setup = () => ({}), run, message }) {
+    test(name, () => {
+      const ctx = setup();
+      const before = torch.memoryUsage().allocatedBytes;
+      throwsAttention(() => run(ctx), ...[message].flat());
+      assert.equal(torch.memoryUsage().allocatedBytes, before, 'wasm bytes allocated after the error');
+      stillWorks();
+    });
+  };
+}
