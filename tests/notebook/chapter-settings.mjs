@@ -1,22 +1,9 @@
-// What the tests of the chapter's cells share: the settings they run under, which of the page's results each
-// step's cell prints, and how the page's values look when printed.
+// What the tests of the chapter's Python share: the settings they run under, and what a step's lines print
+// (each print of a result the step shows, as the page's values look when printed).
+import assert from 'node:assert/strict';
 
 import { bookSettings } from '../../web/state.js';
-
-// Which printed tensor of which cell is which of the page's results (web/chapter/).
-export const SHOWN = {
-  'embeddings': ['inputs'],
-  'context-z2': ['context_vec_2'],
-  'all-context': ['attn_scores', 'attn_weights', 'all_context_vecs'],
-  'qkv-weights': ['W_query', 'keys'],
-  'self-attention-v2': ['sa_v1_out', 'sa_v2_out'],
-  'ex31-transfer': ['ex31_out_v1'],
-  'causal-softmax': ['causal_weights', 'masked_simple_norm', 'masked_scores', 'causal_attn_weights'],
-  'dropout-weights': ['dropout_ones', 'dropout_weights'],
-  'causal-attention': ['ca_context_vecs'],
-  'wrapper': ['wrapper_out', 'wrapper_out_d1'],
-  'mha-output': ['mha_out'],
-};
+import { stepLines } from '../../web/python.js';
 
 export const SETTINGS = {
   "the book's": bookSettings(),
@@ -40,9 +27,29 @@ export const SETTINGS = {
     ...bookSettings(), inputs: 'rand', inputSeed: 3,
     tokens: ['v', 'w', 'x', 'y', 'z'], embeddings: Array.from({ length: 5 }, () => [0, 0, 0]),
   },
+  'the MKL profile, seed 1, p 0.3, one head, context_length 8': { ...bookSettings(), profile: 'mkl', seed: 1, p: 0.3, heads: 1, context_length: 8 },
 };
 
 
 /** The page's values printed by the core (PyTorch's format), without the closing parenthesis: a print of the
  * same tensor in Python starts so, whatever grad_fn follows. */
 export const printedByPage = (torch, result) => torch.tensor(result.values).toString().replace(/\)$/, '');
+
+/** The results a step's lines print, in order: [resultName, ...] (prints of other things left out). */
+export const printedResults = (step, settings) => stepLines(step, settings).filter((e) => e.print && e.result).map((e) => e.result);
+
+/**
+ * Asserts that `output` holds, in order, each result the step prints as the page shows it (`results` from
+ * computeChapter under the same settings). Returns how many were found.
+ */
+export function assertPrintsInOrder(torch, output, step, settings, results) {
+  let from = 0;
+  const names = printedResults(step, settings);
+  for (const name of names) {
+    const printed = printedByPage(torch, results[name]);
+    const at = output.indexOf(printed, from);
+    assert.ok(at >= 0, `${step.id}: ${name} as the page shows it\n${printed}\nis not printed${from ? ' after the step’s earlier prints' : ''}:\n${output}`);
+    from = at + printed.length;
+  }
+  return names.length;
+}

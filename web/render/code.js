@@ -2,7 +2,8 @@
 // ▶ marker, and "runs in this step" for screen readers). A light tokenizer colours Python; every token
 // is a text node.
 import { h, srOnly } from './dom.js';
-import { inputsLines, queryRow, contextLengthArg, pyFloat } from '../python.js';
+import { programLines, stepLines } from '../python.js';
+import { STEPS } from '../steps/index.js';
 
 const KEYWORDS = new Set([
   'def', 'class', 'return', 'for', 'in', 'if', 'else', 'elif', 'import', 'from', 'as', 'with', 'not', 'and',
@@ -28,48 +29,25 @@ function highlight(line) {
   return nodes;
 }
 
-// The step files write the book's values (seeds 123 and 789, p = 0.5, d_out = 2, two heads, no bias, the
-// book's sentence); these rules write the current settings instead, line for line, so the code shown is the
-// code that prints the numbers shown.
-const INSTANCE = /^(\w+ = (?:SelfAttention_v2|CausalAttention|MultiHeadAttentionWrapper|MultiHeadAttention)\(.*)\)$/;
-
 /**
- * The step's lines with the current settings written in, and its highlighted lines renumbered: the
- * book's `inputs = torch.tensor([...])` block becomes the current rows (or the seeded draw).
+ * The step's lines as the page shows them, with the indices of the lines it runs: prints as print(...), a
+ * class in full on its home step and as a one-line pointer on the others.
  */
-export function codeWithSettings(lines, s, highlight = []) {
-  const hot = new Set(highlight);
-  const out = [];
-  const newHot = [];
-  for (let i = 0; i < lines.length; i++) {
-    const start = out.length;
-    let last = i; // the last step line these output lines stand for
-    if (lines[i] === 'inputs = torch.tensor([' && lines.indexOf('])', i) > i) {
-      last = lines.indexOf('])', i);
-      out.push(...inputsLines(s));
-    } else {
-      out.push(withSettings(lines[i], s));
-    }
-    let on = false;
-    for (let k = i; k <= last; k++) on ||= hot.has(k);
-    if (on) for (let k = start; k < out.length; k++) newHot.push(k);
-    i = last;
-  }
-  return { lines: out, highlight: newHot };
+export function shownCode(step, settings) {
+  const lines = stepLines(step, settings).flatMap((entry) =>
+    entry.definition && entry.home !== step.id
+      ? [`# ${entry.lines[0]}  (the whole class: ${homeTitle(entry.home, settings)})`]
+      : programLines(entry),
+  );
+  while (lines.at(-1) === '') lines.pop();
+  const highlight = step.highlight === 'all' ? lines.map((_, i) => i) : step.highlight ?? [];
+  return { lines, highlight };
 }
 
-function withSettings(line, s) {
-  let out = line
-    .replace('inputs[1]', queryRow(s))
-    .replace('batch.shape[1], 0.0', `${contextLengthArg(s)}, 0.0`)
-    .replace('torch.manual_seed(123)', `torch.manual_seed(${s.seed})`)
-    .replace('torch.manual_seed(789)', `torch.manual_seed(${s.seedV2})`)
-    .replace('Dropout(0.5)', `Dropout(${pyFloat(s.p)})`)
-    .replace('num_heads=2', `num_heads=${s.heads}`)
-    .replace(/^d_in, d_out = inputs\.shape\[1\], 2$/, `d_in, d_out = inputs.shape[1], ${s.d_out}`);
-  if (s.qkv_bias && !out.includes('qkv_bias')) out = out.replace(INSTANCE, '$1, qkv_bias=True)');
-  return out;
-}
+const homeTitle = (id, settings) => {
+  const home = STEPS.find((s) => s.id === id);
+  return `the step “${typeof home.title === 'function' ? home.title(settings) : home.title}”`;
+};
 
 /**
  * @param {string[] | string} code    the step's lines

@@ -3,7 +3,7 @@
 // legend for the marks in use. Pure: (step, view) in, an <article> out.
 import { append, h, inlineCode } from './dom.js';
 import { renderFormula } from './formula.js';
-import { codeWithSettings, renderCode } from './code.js';
+import { shownCode, renderCode } from './code.js';
 import { renderResult, renderValue, marksIn } from './matrix.js';
 import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
@@ -137,7 +137,7 @@ export function renderStep(step, view) {
 
 
   append(article, renderFormula(step.formula, view.katex));
-  const code = codeWithSettings(step.code ?? [], settings, step.highlight);
+  const code = shownCode(step, settings);
   append(article, renderCode(code.lines, code.highlight));
   if (more.length) append(article, h('div', { class: 'prose' }, ...more));
   if (Array.isArray(step.recap)) append(article, renderRecap(step.recap));

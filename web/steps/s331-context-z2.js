@@ -1,4 +1,5 @@
 // 3.3.1 — the weighted sum that gives attention its output.
+import { printOf } from '../python.js';
 import { fmt } from '../explain.js';
 import { allOf, sizes } from './words.js';
 
@@ -19,6 +20,8 @@ export default {
     'context_vec_2 = torch.zeros(query.shape)',
     'for i, x_i in enumerate(inputs):',
     '    context_vec_2 += attn_weights_2[i] * x_i',
+    printOf('attn_weights_2', 'attn_weights_2'),
+    printOf('context_vec_2', 'context_vec_2'),
   ],
   highlight: [0, 2],
   show: ['attn_weights_2', 'context_vec_2'],

@@ -1,4 +1,5 @@
 // 3.3.1 — the input every later step starts from.
+import { inputsLines, printOf } from '../python.js';
 import { count, plural, sizes, capital } from './words.js';
 
 export default {
@@ -29,17 +30,8 @@ export default {
     const rows = n === 1 ? String.raw`\mathbf{x}^{(1)}` : String.raw`\mathbf{x}^{(1)} \\ \vdots \\ \mathbf{x}^{(${n})}`;
     return String.raw`\mathbf{X} = \begin{bmatrix} ${rows} \end{bmatrix} \in \mathbb{R}^{${n} \times ${d}}`;
   },
-  code: [
-    'inputs = torch.tensor([',
-    '    [0.43, 0.15, 0.89],  # Your',
-    '    [0.55, 0.87, 0.66],  # journey',
-    '    [0.57, 0.85, 0.64],  # starts',
-    '    [0.22, 0.58, 0.33],  # with',
-    '    [0.77, 0.25, 0.10],  # one',
-    '    [0.05, 0.80, 0.55],  # step',
-    '])',
-  ],
-  highlight: [0, 1, 2, 3, 4, 5, 6, 7],
+  code: (s) => [...inputsLines(s), printOf('inputs', 'inputs')],
+  highlight: 'all',
   show: ['inputs'],
   view: 'embeddings',
   controls: ['tokens', 'embeddings'],

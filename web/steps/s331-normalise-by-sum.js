@@ -1,4 +1,5 @@
 // 3.3.1 — the simplest normalisation.
+import { printOf } from '../python.js';
 import { fmt } from '../explain.js';
 import { sizes } from './words.js';
 
@@ -15,8 +16,12 @@ export default {
       'weight to see its division.',
   ],
   formula: (s) => String.raw`\alpha_{2i} = \frac{\omega_{2i}}{\sum_{j=1}^{${sizes(s).n}} \omega_{2j}}`,
-  code: ['attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()', 'attn_weights_2_tmp.sum()'],
-  highlight: [0, 1],
+  code: [
+    'attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()',
+    printOf('attn_weights_2_tmp', 'attn_weights_2_tmp'),
+    printOf('attn_weights_2_tmp_sum', 'attn_weights_2_tmp.sum()'),
+  ],
+  highlight: [0, 2],
   show: ['attn_weights_2_tmp', 'attn_weights_2_tmp_sum'],
   note: (r) => {
     const negative = r.attn_scores_2.values.filter((v) => v < 0).length;

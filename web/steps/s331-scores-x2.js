@@ -1,4 +1,6 @@
 // 3.3.1 — one query, six dot products.
+import { printOf } from '../python.js';
+import { queryIndex } from '../state.js';
 import { fmt } from '../explain.js';
 import { sizes } from './words.js';
 
@@ -15,11 +17,13 @@ export default {
     'The scores are raw numbers with no common scale yet; the next steps turn them into weights.',
   ],
   formula: (s) => String.raw`\omega_{2i} = \mathbf{x}^{(2)} \cdot \mathbf{x}^{(i)} = \sum_{k=1}^{${sizes(s).d}} x^{(2)}_k \, x^{(i)}_k`,
-  code: [
-    'query = inputs[1]',
+  code: (s) => [
+    `query = inputs[${queryIndex(s)}]`,
     'attn_scores_2 = torch.empty(inputs.shape[0])',
     'for i, x_i in enumerate(inputs):',
     '    attn_scores_2[i] = torch.dot(x_i, query)',
+    printOf('query', 'query'),
+    printOf('attn_scores_2', 'attn_scores_2'),
   ],
   highlight: [0, 3],
   show: ['query', 'attn_scores_2'],

@@ -1,4 +1,5 @@
 // 3.3.1 — softmax from its definition.
+import { printOf } from '../python.js';
 import { fmt } from '../explain.js';
 
 export default {
@@ -20,9 +21,10 @@ export default {
     'def softmax_naive(x):',
     '    return torch.exp(x) / torch.exp(x).sum(dim=0)',
     'attn_weights_2_naive = softmax_naive(attn_scores_2)',
-    'attn_weights_2_naive.sum()',
+    printOf('attn_weights_2_naive', 'attn_weights_2_naive'),
+    printOf('attn_weights_2_naive_sum', 'attn_weights_2_naive.sum()'),
   ],
-  highlight: [2, 3],
+  highlight: [2, 4],
   show: ['attn_weights_2_naive', 'attn_weights_2_naive_sum'],
   note: (r) => `The weights add up to ${fmt(r.attn_weights_2_naive_sum.values)}.`,
 };

@@ -1,4 +1,5 @@
 // 3.3.1 — the softmax PyTorch actually computes.
+import { printOf } from '../python.js';
 import { closeness, fmt, maxAbsDiff } from '../explain.js';
 
 export default {
@@ -14,8 +15,12 @@ export default {
       'the maximum, the shifted exponential and the sum.',
   ],
   formula: String.raw`\operatorname{softmax}(\boldsymbol{\omega})_i = \frac{e^{\omega_i - m}}{\sum_{j} e^{\omega_j - m}}, \quad m = \max_j \omega_j`,
-  code: ['attn_weights_2 = torch.softmax(attn_scores_2, dim=0)', 'attn_weights_2.sum()'],
-  highlight: [0, 1],
+  code: [
+    'attn_weights_2 = torch.softmax(attn_scores_2, dim=0)',
+    printOf('attn_weights_2', 'attn_weights_2'),
+    printOf('attn_weights_2_sum', 'attn_weights_2.sum()'),
+  ],
+  highlight: [0, 2],
   show: ['attn_weights_2', 'attn_weights_2_sum'],
   note: (r) =>
     `The weights add up to ${fmt(r.attn_weights_2_sum.values)}. Compared with the hand-written softmax they are ` +

@@ -1,4 +1,5 @@
 // 3.3.2 — all context vectors as one matrix product.
+import { printOf } from '../python.js';
 import { closeness, maxAbsDiff } from '../explain.js';
 
 export default {
@@ -13,7 +14,7 @@ export default {
       'products.',
   ],
   formula: String.raw`\mathbf{Z} = \mathbf{A} \mathbf{X}, \quad \mathbf{z}^{(i)} = \sum_{j} \alpha_{ij} \, \mathbf{x}^{(j)}`,
-  code: ['all_context_vecs = attn_weights @ inputs'],
+  code: ['all_context_vecs = attn_weights @ inputs', printOf('all_context_vecs', 'all_context_vecs')],
   highlight: [0],
   show: ['all_context_vecs'],
   note: (r) => `The second row and z(2) from the loop are ${closeness(maxAbsDiff(r.all_context_vecs.values[1], r.context_vec_2.values))}.`,

@@ -1,4 +1,5 @@
 // 3.3.2 — every token as a query: loops, then one matrix product.
+import { printOf } from '../python.js';
 import { py } from '../explain.js';
 import { sizes } from './words.js';
 
@@ -15,14 +16,16 @@ export default {
       'dot product.',
   ],
   formula: String.raw`\boldsymbol{\Omega} = \mathbf{X} \mathbf{X}^\top, \quad \omega_{ij} = \mathbf{x}^{(i)} \cdot \mathbf{x}^{(j)}`,
-  code: [
-    'attn_scores = torch.empty(6, 6)',
+  code: (s) => [
+    `attn_scores = torch.empty(${s.tokens.length}, ${s.tokens.length})`,
     'for i, x_i in enumerate(inputs):',
     '    for j, x_j in enumerate(inputs):',
     '        attn_scores[i, j] = torch.dot(x_i, x_j)',
+    printOf('attn_scores_loop', 'attn_scores'),
     'attn_scores = inputs @ inputs.T',
+    printOf('attn_scores', 'attn_scores'),
   ],
-  highlight: [3, 4],
+  highlight: [3, 5],
   show: ['attn_scores_loop', 'attn_scores'],
   note: (r) => `Loops and matrix product agree: torch.allclose → ${py(r.scores_loop_equal.value)}.`,
 };

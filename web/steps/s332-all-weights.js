@@ -1,4 +1,5 @@
 // 3.3.2 — softmax along each row.
+import { printOf } from '../python.js';
 import { closeness, maxAbsDiff } from '../explain.js';
 import { sizes } from './words.js';
 
@@ -12,7 +13,7 @@ export default {
     'Hover over a weight: its take-apart uses only the scores of its own row.',
   ],
   formula: (s) => String.raw`\alpha_{ij} = \frac{e^{\omega_{ij}}}{\sum_{k=1}^{${sizes(s).n}} e^{\omega_{ik}}}`,
-  code: ['attn_weights = torch.softmax(attn_scores, dim=1)'],
+  code: ['attn_weights = torch.softmax(attn_scores, dim=1)', printOf('attn_weights', 'attn_weights')],
   highlight: [0],
   show: ['attn_weights'],
   mistakes: [

@@ -1,4 +1,5 @@
 // 3.3.2 — checking the normalisation direction.
+import { printOf } from '../python.js';
 import { fmt } from '../explain.js';
 import { sizes } from './words.js';
 
@@ -13,7 +14,7 @@ export default {
     'In float32 a total may land a hair away from 1; it still prints as 1.0000.',
   ],
   formula: (s) => String.raw`\sum_{j=1}^{${sizes(s).n}} \alpha_{ij} = 1 \quad\allowbreak \text{for every } i`,
-  code: ['attn_weights.sum(dim=1)'],
+  code: [printOf('attn_weights_row_sums', 'attn_weights.sum(dim=1)')],
   highlight: [0],
   show: ['attn_weights_row_sums'],
   note: (r) => {

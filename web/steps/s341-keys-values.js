@@ -1,4 +1,5 @@
 // 3.4.1 — keys and values for the whole sequence.
+import { printOf } from '../python.js';
 import { allOf, sizes } from './words.js';
 
 export default {
@@ -12,7 +13,7 @@ export default {
       'query at once. Hover over an entry to see its row of inputs times a column of weights.',
   ],
   formula: String.raw`\mathbf{K} = \mathbf{X} \mathbf{W}_k, \quad \mathbf{V} = \mathbf{X} \mathbf{W}_v`,
-  code: ['keys = inputs @ W_key', 'values = inputs @ W_value', 'keys.shape, values.shape'],
+  code: ['keys = inputs @ W_key', 'values = inputs @ W_value', printOf('keys', 'keys'), printOf('values', 'values')],
   highlight: [0, 1],
   show: ['keys', 'values'],
   note: (r) => `keys.shape = values.shape = [${r.keys.shape.join(', ')}]: one row per token, d_out columns.`,

@@ -1,4 +1,5 @@
 // 3.4.1 — the three trainable matrices, drawn from a seeded generator.
+import { printOf } from '../python.js';
 export default {
   id: 'qkv-weights',
   section: '3.4.1',
@@ -14,12 +15,15 @@ export default {
       'in [0, 1).',
   ],
   formula: String.raw`\mathbf{W}_q,\; \mathbf{W}_k,\; \mathbf{W}_v \in \mathbb{R}^{d_\text{in} \times d_\text{out}}`,
-  code: [
-    'd_in, d_out = inputs.shape[1], 2',
-    'torch.manual_seed(123)',
+  code: (s) => [
+    `d_in, d_out = inputs.shape[1], ${s.d_out}`,
+    `torch.manual_seed(${s.seed})`,
     'W_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)',
     'W_key = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)',
     'W_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)',
+    printOf('W_query', 'W_query'),
+    printOf('W_key', 'W_key'),
+    printOf('W_value', 'W_value'),
   ],
   highlight: [1, 2, 3, 4],
   show: ['W_query', 'W_key', 'W_value'],

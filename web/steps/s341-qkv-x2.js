@@ -1,4 +1,6 @@
 // 3.4.1 — one token's three projections.
+import { printOf } from '../python.js';
+import { queryIndex } from '../state.js';
 export default {
   id: 'qkv-x2',
   section: '3.4.1',
@@ -12,7 +14,16 @@ export default {
       'times one column of a matrix.',
   ],
   formula: String.raw`\mathbf{q}^{(2)} = \mathbf{x}^{(2)} \mathbf{W}_q, \quad \mathbf{k}^{(2)} = \mathbf{x}^{(2)} \mathbf{W}_k, \quad \mathbf{v}^{(2)} = \mathbf{x}^{(2)} \mathbf{W}_v`,
-  code: ['x_2 = inputs[1]', 'query_2 = x_2 @ W_query', 'key_2 = x_2 @ W_key', 'value_2 = x_2 @ W_value'],
+  code: (s) => [
+    `x_2 = inputs[${queryIndex(s)}]`,
+    'query_2 = x_2 @ W_query',
+    'key_2 = x_2 @ W_key',
+    'value_2 = x_2 @ W_value',
+    printOf('x_2', 'x_2'),
+    printOf('query_2', 'query_2'),
+    printOf('key_2', 'key_2'),
+    printOf('value_2', 'value_2'),
+  ],
   highlight: [1, 2, 3],
   show: ['x_2', 'query_2', 'key_2', 'value_2'],
   note: (r) => `x_2 has ${r.x_2.shape[0]} entries; its query, key and value have ${r.query_2.shape[0]} each.`,

@@ -1,4 +1,5 @@
 // 3.4.1 — scaled dot-product attention weights.
+import { printOf } from '../python.js';
 export default {
   id: 'scaled-softmax',
   section: '3.4.1',
@@ -16,6 +17,8 @@ export default {
   code: [
     'd_k = keys.shape[-1]',
     'attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)',
+    printOf('attn_scores_2_scaled', 'attn_scores_2 / d_k**0.5'),
+    printOf('attn_weights_2_qk', 'attn_weights_2'),
   ],
   highlight: [0, 1],
   show: ['attn_scores_2_scaled', 'attn_weights_2_qk'],

@@ -1,4 +1,6 @@
 // 3.4.1 — the first score with trainable weights.
+import { printOf } from '../python.js';
+import { queryIndex } from '../state.js';
 export default {
   id: 'score-22',
   section: '3.4.1',
@@ -11,7 +13,13 @@ export default {
       'score high is decided by the weights, which training can adjust. Hover over the score for its products.',
   ],
   formula: String.raw`\omega_{22} = \mathbf{q}^{(2)} \cdot \mathbf{k}^{(2)}`,
-  code: ['keys_2 = keys[1]', 'attn_score_22 = query_2.dot(keys_2)'],
+  code: (s) => [
+    `keys_2 = keys[${queryIndex(s)}]`,
+    'attn_score_22 = query_2.dot(keys_2)',
+    printOf('query_2', 'query_2'),
+    printOf('key_2', 'key_2'),
+    printOf('attn_score_22', 'attn_score_22'),
+  ],
   highlight: [1],
   show: ['query_2', 'key_2', 'attn_score_22'],
 };

@@ -1,4 +1,5 @@
 // 3.4.1 — the query against all keys at once.
+import { printOf } from '../python.js';
 import { fmt } from '../explain.js';
 import { allOf, sizes } from './words.js';
 
@@ -13,7 +14,7 @@ export default {
     'Hover over a score to see its dot product.',
   ],
   formula: String.raw`\boldsymbol{\omega}_2 = \mathbf{q}^{(2)} \mathbf{K}^\top`,
-  code: ['attn_scores_2 = query_2 @ keys.T'],
+  code: ['attn_scores_2 = query_2 @ keys.T', printOf('attn_scores_2_qk', 'attn_scores_2')],
   highlight: [0],
   show: ['attn_scores_2_qk'],
   mistakes: [

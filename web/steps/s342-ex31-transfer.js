@@ -1,4 +1,5 @@
 // 3.4.2, Exercise 3.1 — copying the weights makes the two classes agree.
+import { printAlso, printOf } from '../python.js';
 import { closeness, maxAbsDiff, py } from '../explain.js';
 
 export default {
@@ -20,9 +21,12 @@ export default {
     '',
     'transfer_weights(attention_v2, attention_v1)',
     'output_v2, output_v1 = attention_v2(inputs), attention_v1(inputs)',
-    'torch.allclose(output_v2, output_v1, atol=1e-6)',
+    printOf('ex31_v1_after', 'attention_v1.W_query'),
+    printOf('ex31_out_v2', 'output_v2'),
+    printOf('ex31_out_v1', 'output_v1'),
+    printAlso('torch.allclose(output_v2, output_v1, atol=1e-6)'),
   ],
-  highlight: [5, 6, 7],
+  highlight: [5, 6, 10],
   show: ['ex31_v1_after', 'ex31_out_v2', 'ex31_out_v1'],
   equivalence: {
     title: 'SelfAttention_v1 with v2’s weights, and SelfAttention_v2',

@@ -1,4 +1,5 @@
 // 3.4.2, Exercise 3.1 — two fresh modules with different initialisations.
+import { printOf } from '../python.js';
 import { sizes } from './words.js';
 export default {
   id: 'ex31-weights',
@@ -15,13 +16,17 @@ export default {
       'see its draw number.',
   ],
   formula: (s) => String.raw`\mathbf{W}^{\text{v2}} \sim \mathcal{U}\!\left(\pm\tfrac{1}{\sqrt{${sizes(s).d}}}\right), \quad \mathbf{W}^{\text{v1}} \sim \mathcal{U}[0, 1)`,
-  code: [
+  code: (s) => [
+    '# the printed numbers come from a second run of this cell: first replay what the first run drew',
+    `torch.manual_seed(${s.seed})`,
+    'SelfAttention_v1(d_in, d_out); SelfAttention_v2(d_in, d_out, qkv_bias=True); SelfAttention_v1(d_in, d_out)',
     'attention_v2 = SelfAttention_v2(d_in, d_out, qkv_bias=True)',
     'attention_v1 = SelfAttention_v1(d_in, d_out)',
-    'attention_v2.W_query.weight, attention_v2.W_query.bias',
-    'attention_v1.W_query',
+    printOf('ex31_v2_W_query', 'attention_v2.W_query.weight'),
+    printOf('ex31_v2_bias', 'attention_v2.W_query.bias'),
+    printOf('ex31_v1_W_query', 'attention_v1.W_query'),
   ],
-  highlight: [0, 1],
+  highlight: [3, 4],
   show: ['ex31_v2_W_query', 'ex31_v2_bias', 'ex31_v1_W_query'],
   controls: ['seed', 'd_out'],
 };

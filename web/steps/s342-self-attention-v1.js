@@ -1,4 +1,5 @@
 // 3.4.2 — the steps of 3.4.1 packed into a module.
+import { printOf } from '../python.js';
 import { closeness, maxAbsDiff } from '../explain.js';
 
 export default {
@@ -14,7 +15,7 @@ export default {
       'of values behind it.',
   ],
   formula: String.raw`\mathbf{Z} = \operatorname{softmax}\!\left(\frac{\mathbf{Q}\mathbf{K}^\top}{\sqrt{d_k}}\right)\mathbf{V}, \quad \mathbf{Q} = \mathbf{X}\mathbf{W}_q,\; \mathbf{K} = \mathbf{X}\mathbf{W}_k,\; \mathbf{V} = \mathbf{X}\mathbf{W}_v`,
-  code: [
+  code: (s) => [
     'class SelfAttention_v1(nn.Module):',
     '    def __init__(self, d_in, d_out):',
     '        super().__init__()',
@@ -27,11 +28,12 @@ export default {
     '        attn_weights = torch.softmax(queries @ keys.T / keys.shape[-1]**0.5, dim=-1)',
     '        return attn_weights @ values',
     '',
-    'torch.manual_seed(123)',
+    `torch.manual_seed(${s.seed})`,
     'sa_v1 = SelfAttention_v1(d_in, d_out)',
-    'sa_v1(inputs)',
+    printOf('sa_v1_W_query', 'sa_v1.W_query'),
+    printOf('sa_v1_out', 'sa_v1(inputs)'),
   ],
-  highlight: [12, 13, 14],
+  highlight: [12, 13, 15],
   show: ['sa_v1_W_query', 'sa_v1_out'],
   controls: ['seed', 'd_out'],
   note: (r) =>

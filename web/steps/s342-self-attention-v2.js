@@ -1,4 +1,5 @@
 // 3.4.2 — nn.Linear instead of raw parameters.
+import { biasArg, printOf } from '../python.js';
 export default {
   id: 'self-attention-v2',
   section: '3.4.2',
@@ -12,7 +13,7 @@ export default {
       'came from and how it was stretched into ±1/√d_in; hover over an output for its weighted sum.',
   ],
   formula: String.raw`\operatorname{Linear}(\mathbf{x}) = \mathbf{x}\mathbf{W}^\top + \mathbf{b}, \quad w_{ij} \sim \mathcal{U}\!\left(-\tfrac{1}{\sqrt{d_\text{in}}}, \tfrac{1}{\sqrt{d_\text{in}}}\right)`,
-  code: [
+  code: (s) => [
     'class SelfAttention_v2(nn.Module):',
     '    def __init__(self, d_in, d_out, qkv_bias=False):',
     '        super().__init__()',
@@ -25,11 +26,12 @@ export default {
     '        attn_weights = torch.softmax(queries @ keys.T / keys.shape[-1]**0.5, dim=-1)',
     '        return attn_weights @ values',
     '',
-    'torch.manual_seed(789)',
-    'sa_v2 = SelfAttention_v2(d_in, d_out)',
-    'sa_v2(inputs)',
+    `torch.manual_seed(${s.seedV2})`,
+    `sa_v2 = SelfAttention_v2(d_in, d_out${biasArg(s)})`,
+    printOf('sa_v2_W_query', 'sa_v2.W_query.weight'),
+    printOf('sa_v2_out', 'sa_v2(inputs)'),
   ],
-  highlight: [12, 13, 14],
+  highlight: [12, 13, 15],
   show: ['sa_v2_W_query', 'sa_v2_out'],
   controls: ['seedV2', 'qkv_bias', 'd_out'],
   note: (r, s) => {

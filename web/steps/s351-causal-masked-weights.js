@@ -1,4 +1,5 @@
 // 3.5.1 — zeroing the weights above the diagonal.
+import { printOf } from '../python.js';
 import { fmt } from '../explain.js';
 
 export default {
@@ -11,7 +12,7 @@ export default {
     'The rows no longer sum to 1, though: the share that went to later tokens is simply gone.',
   ],
   formula: String.raw`\mathbf{A}^{\text{masked}} = \mathbf{A} \odot \mathbf{M}`,
-  code: ['masked_simple = attn_weights * mask_simple'],
+  code: ['masked_simple = attn_weights * mask_simple', printOf('masked_simple', 'masked_simple')],
   highlight: [0],
   show: ['masked_simple'],
   note: (r) => `Row sums now: ${r.masked_simple.values.map((row) => fmt(row.reduce((a, b) => a + b, 0))).join(', ')}.`,

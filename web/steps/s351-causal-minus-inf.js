@@ -1,4 +1,5 @@
 // 3.5.1 — masking the scores instead of the weights.
+import { printOf } from '../python.js';
 export default {
   id: 'causal-minus-inf',
   section: '3.5.1',
@@ -14,6 +15,8 @@ export default {
   code: [
     'mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)',
     'masked = attn_scores.masked_fill(mask.bool(), -torch.inf)',
+    printOf('causal_mask', 'mask'),
+    printOf('masked_scores', 'masked'),
   ],
   highlight: [0, 1],
   show: ['causal_mask', 'masked_scores'],

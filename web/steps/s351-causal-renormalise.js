@@ -1,4 +1,5 @@
 // 3.5.1 — dividing each row by its own sum.
+import { printOf } from '../python.js';
 export default {
   id: 'causal-renormalise',
   section: '3.5.1',
@@ -15,6 +16,7 @@ export default {
   code: [
     'row_sums = masked_simple.sum(dim=-1, keepdim=True)',
     'masked_simple_norm = masked_simple / row_sums',
+    printOf('masked_simple_norm', 'masked_simple_norm'),
   ],
   highlight: [0, 1],
   show: ['masked_simple_norm'],

@@ -1,4 +1,5 @@
 // 3.5.1 — one softmax gives the causal weights; both routes agree.
+import { printAlso, printOf } from '../python.js';
 import { closeness, maxAbsDiff, py } from '../explain.js';
 
 export default {
@@ -13,9 +14,11 @@ export default {
   formula: String.raw`\mathbf{A}^{\text{causal}} = \operatorname{softmax}\!\left(\frac{\boldsymbol{\Omega}^{\text{masked}}}{\sqrt{d_k}}\right)`,
   code: [
     'attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=1)',
-    'torch.allclose(attn_weights, masked_simple_norm, atol=1e-6)',
+    printOf('causal_attn_weights', 'attn_weights'),
+    printOf('masked_simple_norm', 'masked_simple_norm'),
+    printAlso('torch.allclose(attn_weights, masked_simple_norm, atol=1e-6)'),
   ],
-  highlight: [0, 1],
+  highlight: [0, 3],
   show: ['causal_attn_weights', 'masked_simple_norm'],
   equivalence: {
     title: '−∞ before the softmax, and zeroing then renormalising after it',

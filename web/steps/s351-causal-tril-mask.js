@@ -1,4 +1,5 @@
 // 3.5.1 — a mask of ones and zeros.
+import { printOf } from '../python.js';
 export default {
   id: 'causal-tril-mask',
   section: '3.5.1',
@@ -13,6 +14,7 @@ export default {
   code: [
     'context_length = attn_scores.shape[0]',
     'mask_simple = torch.tril(torch.ones(context_length, context_length))',
+    printOf('mask_simple', 'mask_simple'),
   ],
   highlight: [1],
   show: ['mask_simple'],

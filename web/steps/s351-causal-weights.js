@@ -1,4 +1,5 @@
 // 3.5.1 — the unmasked weights that causal attention starts from.
+import { printOf } from '../python.js';
 export default {
   id: 'causal-weights',
   section: '3.5.1',
@@ -16,6 +17,8 @@ export default {
     'keys = sa_v2.W_key(inputs)',
     'attn_scores = queries @ keys.T',
     'attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)',
+    printOf('causal_scores', 'attn_scores'),
+    printOf('causal_weights', 'attn_weights'),
   ],
   highlight: [0, 1, 2, 3],
   show: ['causal_scores', 'causal_weights'],

@@ -1,4 +1,5 @@
 // 3.5.2 — why another PyTorch install prints another dropout mask.
+import { printAlso, printOf, pyFloat  } from '../python.js';
 export default {
   id: 'dropout-builds',
   section: '3.5.2',
@@ -17,12 +18,14 @@ export default {
       'on the default path (the book’s printout) and 2 2 2 2 2 2 on the MKL path. Hover over a cell of either ' +
       'mask to see how it was decided.',
   ],
-  code: [
-    'torch.manual_seed(123)',
-    'torch.nn.Dropout(0.5)(torch.ones(6, 6))',
-    'torch.backends.mkl.is_available()  # False: certainly the default path',
+  // One PyTorch prints one of the two masks: its own build's.
+  code: (s) => [
+    `torch.manual_seed(${s.seed})`,
+    printOf(`dropout_ones_${s.profile}`, `torch.nn.Dropout(${pyFloat(s.p)})(torch.ones(${s.tokens.length}, ${s.tokens.length}))`),
+    printAlso('torch.backends.mkl.is_available()', 'False: this build takes the default path'),
   ],
   highlight: [1],
+  printsOneOf: ['dropout_ones_default', 'dropout_ones_mkl'],
   show: ['dropout_ones_default', 'dropout_ones_mkl'],
   controls: ['seed', 'p'],
   note: (r) => {

@@ -1,4 +1,5 @@
 // 3.5.2 — dropout's mask, made visible on a matrix of ones.
+import { printOf, pyFloat } from '../python.js';
 import { fmt } from '../explain.js';
 import { sizes } from './words.js';
 
@@ -18,11 +19,11 @@ export default {
       'in the settings picks one: the default (the book’s) or MKL, as in PyTorch’s Intel-MKL builds on Intel CPUs.',
   ],
   formula: String.raw`\operatorname{dropout}(x)_i = \frac{m_i \, x_i}{1 - p}, \quad m_i \sim \operatorname{Bernoulli}(1 - p)`,
-  code: [
-    'torch.manual_seed(123)',
-    'dropout = torch.nn.Dropout(0.5)',
-    'example = torch.ones(6, 6)',
-    'dropout(example)',
+  code: (s) => [
+    `torch.manual_seed(${s.seed})`,
+    `dropout = torch.nn.Dropout(${pyFloat(s.p)})`,
+    `example = torch.ones(${s.tokens.length}, ${s.tokens.length})`,
+    printOf('dropout_ones', 'dropout(example)'),
   ],
   highlight: [3],
   show: ['dropout_ones'],

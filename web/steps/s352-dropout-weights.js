@@ -1,4 +1,5 @@
 // 3.5.2 — dropout on the causal attention weights.
+import { printOf } from '../python.js';
 export default {
   id: 'dropout-weights',
   section: '3.5.2',
@@ -11,7 +12,7 @@ export default {
       'mask is the same one: compare the two. Hover over a cell for its random number and the scaling.',
   ],
   formula: String.raw`\operatorname{dropout}(\mathbf{A}^{\text{causal}})_{ij} = \frac{m_{ij} \, \alpha_{ij}}{1 - p}`,
-  code: ['torch.manual_seed(123)', 'dropout(attn_weights)'],
+  code: (s) => [`torch.manual_seed(${s.seed})`, printOf('dropout_weights', 'dropout(attn_weights)')],
   highlight: [1],
   show: ['dropout_weights'],
   controls: ['profile', 'p', 'seed'],

@@ -1,4 +1,5 @@
 // 3.5.3 — a batch dimension in front.
+import { printAlso, printOf } from '../python.js';
 import { sizes } from './words.js';
 export default {
   id: 'batch',
@@ -11,7 +12,7 @@ export default {
     'Hover over a cell to see which entry of `inputs` it copies.',
   ],
   formula: (s) => String.raw`\text{batch} \in \mathbb{R}^{2 \times ${sizes(s).n} \times ${sizes(s).d}}`,
-  code: ['batch = torch.stack((inputs, inputs), dim=0)', 'batch.shape'],
+  code: ['batch = torch.stack((inputs, inputs), dim=0)', printOf('batch', 'batch'), printAlso('batch.shape')],
   highlight: [0],
   show: ['batch'],
   note: (r) => `batch.shape = [${r.batch.shape.join(', ')}]: ${r.batch.shape[0]} texts × ${r.batch.shape[1]} tokens × ${r.batch.shape[2]} features.`,

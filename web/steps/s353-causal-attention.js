@@ -1,4 +1,5 @@
 // 3.5.3 — SelfAttention_v2 plus the causal mask and dropout, batch-ready.
+import { biasArg, contextLengthArg, printOf } from '../python.js';
 import { py } from '../explain.js';
 
 export default {
@@ -15,7 +16,7 @@ export default {
       'later tokens are 0, so they add nothing.',
   ],
   formula: String.raw`\mathbf{Z} = \operatorname{dropout}\!\left(\operatorname{softmax}\!\left(\frac{\operatorname{mask}(\mathbf{Q}\mathbf{K}^\top)}{\sqrt{d_k}}\right)\right)\mathbf{V}`,
-  code: [
+  code: (s) => [
     'class CausalAttention(nn.Module):',
     '    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):',
     '        super().__init__()',
@@ -33,9 +34,10 @@ export default {
     '        attn_weights = self.dropout(torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1))',
     '        return attn_weights @ values',
     '',
-    'torch.manual_seed(123)',
-    'ca = CausalAttention(d_in, d_out, batch.shape[1], 0.0)',
+    `torch.manual_seed(${s.seed})`,
+    `ca = CausalAttention(d_in, d_out, ${contextLengthArg(s)}, 0.0${biasArg(s)})`,
     'context_vecs = ca(batch)',
+    printOf('ca_context_vecs', 'context_vecs'),
   ],
   highlight: [17, 18, 19],
   show: ['ca_context_vecs'],

@@ -1,4 +1,5 @@
 // 3.6.1, Exercise 3.2 — a narrower output with the same number of heads.
+import { biasArg, contextLengthArg, printOf } from '../python.js';
 export default {
   id: 'ex32-d-out-1',
   section: '3.6.1',
@@ -11,10 +12,11 @@ export default {
       'weighted sum.',
   ],
   formula: (s) => String.raw`\text{width} = \text{num\_heads} \times d_\text{out} = ${s.heads} \times 1`,
-  code: [
-    'torch.manual_seed(123)',
-    'mha = MultiHeadAttentionWrapper(d_in, 1, batch.shape[1], 0.0, num_heads=2)',
+  code: (s) => [
+    `torch.manual_seed(${s.seed})`,
+    `mha = MultiHeadAttentionWrapper(d_in, 1, ${contextLengthArg(s)}, 0.0, num_heads=${s.heads}${biasArg(s)})`,
     'context_vecs = mha(batch)',
+    printOf('wrapper_out_d1', 'context_vecs'),
   ],
   highlight: [1, 2],
   show: ['wrapper_out_d1'],

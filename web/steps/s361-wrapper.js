@@ -1,4 +1,5 @@
 // 3.6.1 — several causal attention heads, concatenated.
+import { biasArg, contextLengthArg, printOf } from '../python.js';
 export default {
   id: 'wrapper',
   section: '3.6.1',
@@ -13,7 +14,7 @@ export default {
     'This wrapper runs the heads one after another. Section 3.6.2 computes them all in one go.',
   ],
   formula: String.raw`\operatorname{MultiHead}(\mathbf{X}) = \left[\, \mathbf{Z}_1 \;\middle|\; \mathbf{Z}_2 \;\middle|\; \cdots \;\middle|\; \mathbf{Z}_{n_h} \,\right]`,
-  code: [
+  code: (s) => [
     'class MultiHeadAttentionWrapper(nn.Module):',
     '    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):',
     '        super().__init__()',
@@ -23,9 +24,10 @@ export default {
     '    def forward(self, x):',
     '        return torch.cat([head(x) for head in self.heads], dim=-1)',
     '',
-    'torch.manual_seed(123)',
-    'mha = MultiHeadAttentionWrapper(d_in, d_out, batch.shape[1], 0.0, num_heads=2)',
+    `torch.manual_seed(${s.seed})`,
+    `mha = MultiHeadAttentionWrapper(d_in, d_out, ${contextLengthArg(s)}, 0.0, num_heads=${s.heads}${biasArg(s)})`,
     'context_vecs = mha(batch)',
+    printOf('wrapper_out', 'context_vecs'),
   ],
   highlight: [9, 10, 11],
   show: ['wrapper_out'],

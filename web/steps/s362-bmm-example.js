@@ -1,4 +1,5 @@
 // 3.6.2 — what @ does with 4-D tensors.
+import { printOf } from '../python.js';
 import { BOOK_BMM_INPUT } from '../book.js';
 
 // The example tensor as the book types it: [[[[...], aligned rows, 4 decimals.
@@ -28,9 +29,10 @@ export default {
   formula: String.raw`(\mathbf{a}\mathbf{a}^\top)_{b,h} = \mathbf{a}_{b,h} \, \mathbf{a}_{b,h}^\top \quad\allowbreak \text{for every batch } b \text{ and head } h`,
   code: [
     ...tensorLines('a = torch.tensor(', BOOK_BMM_INPUT),
-    'a @ a.transpose(2, 3)',
+    printOf('bmm_a', 'a'),
+    printOf('bmm_out', 'a @ a.transpose(2, 3)'),
   ],
-  highlight: [6],
+  highlight: [7],
   show: ['bmm_a', 'bmm_out'],
   note: (r) => `[${r.bmm_a.shape.join(', ')}] @ [${[...r.bmm_a.shape.slice(0, 2), r.bmm_a.shape[3], r.bmm_a.shape[2]].join(', ')}] → [${r.bmm_out.shape.join(', ')}].`,
 };

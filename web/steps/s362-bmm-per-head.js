@@ -1,4 +1,5 @@
 // 3.6.2 — the batched product, one head at a time.
+import { printOf } from '../python.js';
 import { py } from '../explain.js';
 
 export default {
@@ -17,6 +18,8 @@ export default {
     'first_res = first_head @ first_head.T',
     'second_head = a[0, 1, :, :]',
     'second_res = second_head @ second_head.T',
+    printOf('bmm_first_head', 'first_res'),
+    printOf('bmm_second_head', 'second_res'),
   ],
   highlight: [1, 3],
   show: ['bmm_first_head', 'bmm_second_head'],

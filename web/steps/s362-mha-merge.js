@@ -1,4 +1,5 @@
 // 3.6.2 — per-head context vectors, merged back into one row per token.
+import { printOf } from '../python.js';
 export default {
   id: 'mha-merge',
   section: '3.6.2',
@@ -15,10 +16,12 @@ export default {
   formula: String.raw`\mathbf{Z}_h = \mathbf{A}_h \mathbf{V}_h, \qquad \mathbf{Z} = \left[\, \mathbf{Z}_1 \;\middle|\; \cdots \;\middle|\; \mathbf{Z}_{n_h} \,\right]`,
   code: [
     'values = mha.W_value(batch).view(b, num_tokens, mha.num_heads, mha.head_dim).transpose(1, 2)',
+    printOf('mha_context_heads', 'attn_weights @ values'),
     'context_vec = (attn_weights @ values).transpose(1, 2)',
     'context_vec = context_vec.contiguous().view(b, num_tokens, mha.d_out)',
+    printOf('mha_context_merged', 'context_vec'),
   ],
-  highlight: [1, 2],
+  highlight: [2, 3],
   show: ['mha_context_heads', 'mha_context_merged'],
   controls: ['d_out', 'heads', 'seed', 'qkv_bias'],
   note: (r) =>

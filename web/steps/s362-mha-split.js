@@ -1,4 +1,6 @@
 // 3.6.2 — one projection for all heads, split with view and transpose.
+import { biasArg, contextLengthArg, printOf } from '../python.js';
+import { MULTI_HEAD_ATTENTION } from './s362-mha-output.js';
 export default {
   id: 'mha-split',
   section: '3.6.2',
@@ -14,15 +16,18 @@ export default {
       '`queries`. Keys and values are split the same way.',
   ],
   formula: String.raw`\mathbf{Q} = \mathbf{X}\mathbf{W}_q \in \mathbb{R}^{b \times T \times d_\text{out}} \;\longrightarrow\; \mathbb{R}^{b \times n_h \times T \times d_\text{out}/n_h}`,
-  code: [
-    'torch.manual_seed(123)',
-    'mha = MultiHeadAttention(d_in, d_out, batch.shape[1], 0.0, num_heads=2)',
+  code: (s) => [
+    MULTI_HEAD_ATTENTION, // the class is written out on the section's last step
+    `torch.manual_seed(${s.seed})`,
+    `mha = MultiHeadAttention(d_in, d_out, ${contextLengthArg(s)}, 0.0, num_heads=${s.heads}${biasArg(s)})`,
     'b, num_tokens, _ = batch.shape',
     'queries = mha.W_query(batch)',
+    printOf('mha_queries', 'queries'),
     'queries = queries.view(b, num_tokens, mha.num_heads, mha.head_dim)',
     'queries = queries.transpose(1, 2)',
+    printOf('mha_queries_split', 'queries'),
   ],
-  highlight: [3, 4, 5],
+  highlight: [4, 6, 7],
   show: ['mha_queries', 'mha_queries_split'],
   layout: 'mha_layout',
   controls: ['d_out', 'heads', 'seed', 'qkv_bias'],

@@ -1,4 +1,5 @@
 // 3.6.2 — scores and causal weights for every head in one batched product.
+import { printOf } from '../python.js';
 export default {
   id: 'mha-weights',
   section: '3.6.2',
@@ -17,6 +18,8 @@ export default {
     'attn_scores = queries @ keys.transpose(2, 3)',
     'attn_scores.masked_fill_(mha.mask.bool()[:num_tokens, :num_tokens], -torch.inf)',
     'attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)',
+    printOf('mha_scores', 'attn_scores'),
+    printOf('mha_weights', 'attn_weights'),
   ],
   highlight: [1, 2, 3],
   show: ['mha_scores', 'mha_weights'],
