@@ -317,12 +317,54 @@ export type {
   MultiHeadAttention,
 };
 
+// ---------------------------------------------------------------- the op table
+
+/** One argument of an op: its name and the kind JavaScript checks (the core checks the value). */
+export interface OpArgument {
+  readonly name: string;
+  /** A Tensor; a non-empty array of them; an integer; integers given as separate arguments or one array; a
+   * number; a number other than NaN; anything, as a boolean; a Tensor or a number. */
+  readonly kind: 'tensor' | 'tensors' | 'int' | 'sizes' | 'number' | 'probability' | 'bool' | 'operand';
+  /** How messages name it, when not by its name ('the operand'). */
+  readonly says?: string;
+  /** Its value when it is left out. */
+  readonly default?: number | boolean;
+  /** The export called instead, with the arguments before this one, when it is left out (or null). */
+  readonly absent?: string;
+  /** Given by name, in one object after the other arguments ({ rtol, atol }). */
+  readonly named?: boolean;
+}
+
+/** One operation on tensors as wasm/api/ops.js declares it: the Tensor methods and torch functions that call
+ * the core are made from these, and the notebook's torch makes its own from them. */
+export interface OpEntry {
+  readonly name: string;
+  /** A Tensor method (the tensor is its input), a torch function, or both. */
+  readonly on: readonly ('tensor' | 'torch')[];
+  /** Every argument in order, the input first where there is one. */
+  readonly args: readonly OpArgument[];
+  /** The Embind export that computes it, when not its name. */
+  readonly core?: string;
+  /** Values passed to the core right after the input. */
+  readonly fixed?: readonly number[];
+  /** An Embind enum's value passed after the arguments: [enum, value name]. */
+  readonly enum?: readonly [string, string];
+  /** A tensor (the default), a plain value, or the input itself, changed in place. */
+  readonly returns?: 'tensor' | 'value' | 'self';
+  /** True when the result always shares its input's storage. */
+  readonly view?: boolean;
+  /** What the notebook's torch makes of it, under PyTorch's (snake_case) name. */
+  readonly notebook?: readonly ('method' | 'function')[];
+}
+
 // ---------------------------------------------------------------- the torch-like namespace
 
 export interface Torch {
   readonly backend: Backend;
   readonly AttentionError: typeof AttentionError;
   readonly Tensor: typeof Tensor;
+  /** The op table the Tensor methods and the torch functions are made from. */
+  readonly ops: readonly OpEntry[];
 
   // generator
   /** torch.manual_seed: an integer in [-2^63, 2^64 - 1] (a Number or a BigInt); only the low 32 bits seed. */

@@ -19,19 +19,32 @@ export function describe(value) {
   return typeof value;
 }
 
-/** One integer argument (a size, dim or index); safe integers only, so that it crosses exactly. */
-export function integer(op, what, value, { min = -Infinity } = {}) {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    const expected = min === 0 ? 'a non-negative integer' : 'an integer';
+/**
+ * One integer argument (a size, dim or index); safe integers only, so that it crosses exactly. Only the type:
+ * which integers are valid is the core's to say. `expected` is what the message asks for.
+ */
+export function integer(op, what, value, expected = 'an integer') {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     throw new AttentionError(`${op}: ${what} must be ${expected}, got ${describe(value)}`);
   }
   return value;
 }
 
+/** A size (of a shape, or of a module) as an integer; the core refuses the negative ones. */
+export const size = (op, what, value) => integer(op, what, value, 'a non-negative integer');
+
 /** (...sizes) or ([sizes]) -> number[] */
-export function shapeArgs(op, sizes, { allowInfer = false } = {}) {
+export function shapeArgs(op, sizes) {
   const list = sizes.length === 1 && Array.isArray(sizes[0]) ? sizes[0] : sizes;
-  return list.map((s, i) => integer(op, `size at position ${i}`, s, { min: allowInfer && s === -1 ? -1 : 0 }));
+  return list.map((s, i) => size(op, `size at position ${i}`, s));
+}
+
+/** A probability: a number, NaN aside (the core refuses those outside [0, 1], and NaN would pass its check). */
+export function probability(op, what, value) {
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new AttentionError(`${op}: ${what} must be a number in [0, 1], got ${describe(value)}`);
+  }
+  return value;
 }
 
 /** A number argument (NaN and infinities included: the core decides what they mean). */

@@ -2,7 +2,7 @@
 // FinalizationRegistry frees the C++ object once the JS module is collected, and delete() (or `using`,
 // through Symbol.dispose) frees it at once. Whatever can still call into a module (its submodules' forward,
 // a parameter tensor's write-back) holds the JS module itself.
-import { AttentionError, choice, describe, enumNames, integer } from './checks.js';
+import { AttentionError, choice, enumNames, integer, probability, size } from './checks.js';
 
 export function defineModules(wasm, core, { tensorOf, tensorArg }) {
   const HANDLE = Symbol('handle');
@@ -44,7 +44,7 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
         get() {
           const root = this[ROOT];
           const t = tensorOf(core.methodTensor(handleOf(root, name), 'parameter', name));
-          t._onChange = (changed) => core.method(handleOf(root, name), 'loadParameter', name, changed._w);
+          t._onChange = (changed) => core.method(handleOf(root, name), 'loadParameter', name, changed._tensorData);
           return t;
         },
         set(value) {
@@ -117,17 +117,9 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
     [Symbol.dispose]() { this.delete(); }
   }
 
-  const size = (op, what, v) => integer(op, what, v, { min: 0 });
-  // Only the type: the core says which probabilities it accepts.
-  function probability(op, p) {
-    if (typeof p !== 'number' || Number.isNaN(p)) {
-      throw new AttentionError(`${op}: dropout must be a number in [0, 1], got ${describe(p)}`);
-    }
-    return p;
-  }
   // The arguments CausalAttention, MultiHeadAttentionWrapper and MultiHeadAttention begin with.
   const causalArgs = (op, d_in, d_out, context_length, dropout) => [size(op, 'd_in', d_in), size(op, 'd_out', d_out),
-    size(op, 'context_length', context_length), probability(op, dropout)];
+    size(op, 'context_length', context_length), probability(op, 'dropout', dropout)];
 
   class Linear extends Module {
     constructor(inFeatures, outFeatures, bias = true) {
@@ -139,7 +131,7 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
   }
   class Dropout extends Module {
     constructor(p = 0.5) {
-      super('Dropout', probability('Dropout', p));
+      super('Dropout', probability('Dropout', 'dropout', p));
       this.p = p;
     }
   }

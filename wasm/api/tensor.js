@@ -1,7 +1,9 @@
-// Tensors: JavaScript objects over a TensorData (values in a Float32Array shared by views). Every method
-// checks what only JavaScript can get wrong (types, arity) and asks the core for the rest.
-import { Sizes, TensorData } from './boundary.js';
-import { AttentionError, describe, integer, shapeArgs } from './checks.js';
+// Tensors: JavaScript objects over a TensorData (values in a Float32Array shared by views). The methods that
+// call the core are made from the op table (ops.js): each checks what only JavaScript can get wrong (types,
+// arity) and asks the core for the rest.
+import { Sizes, TensorData, TensorList } from './boundary.js';
+import { AttentionError, describe, integer, number, probability, shapeArgs } from './checks.js';
+import { OPS } from './ops.js';
 
 // Nested arrays of numbers (or booleans) -> shape + row-major values, refusing ragged input.
 export function flattenNested(data) {
@@ -61,46 +63,35 @@ function rowMajor({ storage, shape, strides, offset }) {
   }
 }
 
-/** The Tensor class over one loaded module's core (boundary.js); `compareOps` is Embind's Compare enum. */
-export function defineTensor(core, compareOps) {
+// The number form of an operand's export: add -> addNumber, add_ -> addNumber_ (bindings.cpp's names).
+const numberExport = (name) => name.replace(/_?$/, (end) => `Number${end}`);
+
+/** The Tensor class over one loaded module's core (boundary.js), with a method for each op of ops.js. */
+export function defineTensor(core, wasm) {
   const tensorOf = (data) => new Tensor(data);
 
-  // A tensor, or a number that the core rounds to float32 like a Python float.
-  function binary(op, a, b) {
-    if (b instanceof Tensor) return tensorOf(core.tensor(op, a._w, b._w));
-    if (typeof b === 'number') return tensorOf(core.tensor(`${op}Number`, a._w, b));
-    throw new AttentionError(`${op}: the operand must be a tensor or a number, got ${describe(b)}`);
-  }
-
-  function compare(op, a, b) {
-    const which = compareOps[op];
-    if (b instanceof Tensor) return tensorOf(core.tensor('compare', a._w, b._w, which));
-    if (typeof b === 'number') return tensorOf(core.tensor('compareNumber', a._w, b, which));
-    throw new AttentionError(`${op}: the operand must be a tensor or a number, got ${describe(b)}`);
-  }
-
   class Tensor {
-    /** @param {TensorData} data the values and view, which the core reads and writes */
-    constructor(data) {
-      this._w = data;
+    /** @param {TensorData} tensorData the values and view, which the core reads and writes */
+    constructor(tensorData) {
+      this._tensorData = tensorData;
       this._onChange = null; // set on a module's parameter: in-place changes are written back
     }
 
-    get shape() { return this._w.shape.slice(); }
-    get dtype() { return this._w.dtype; }
-    get ndim() { return this._w.shape.length; }
-    get requiresGrad() { return this._w.requiresGrad; }
-    get gradFn() { return this._w.gradFn || null; }
-    get isParameter() { return this._w.isParameter; }
-    numel() { return this._w.shape.reduce((n, s) => n * s, 1); }
+    get shape() { return this._tensorData.shape.slice(); }
+    get dtype() { return this._tensorData.dtype; }
+    get ndim() { return this._tensorData.shape.length; }
+    get requiresGrad() { return this._tensorData.requiresGrad; }
+    get gradFn() { return this._tensorData.gradFn || null; }
+    get isParameter() { return this._tensorData.isParameter; }
+    numel() { return this._tensorData.shape.reduce((n, s) => n * s, 1); }
     size(dim) {
       if (dim === undefined) return this.shape;
-      return core.call('size', this._w, integer('size', 'dim', dim));
+      return core.call('size', this._tensorData, integer('size', 'dim', dim));
     }
 
     /** How far apart in storage neighbours along each dim are, as PyTorch's t.stride() (the view the core made). */
     stride(dim) {
-      const strides = this._w.strides.slice();
+      const strides = this._tensorData.strides.slice();
       if (dim === undefined) return strides;
       const d = integer('stride', 'dim', dim);
       if (d < -strides.length || d >= strides.length) {
@@ -109,10 +100,10 @@ export function defineTensor(core, compareOps) {
       return strides[d < 0 ? d + strides.length : d];
     }
     /** Where the view starts in its storage, as PyTorch's t.storage_offset(). */
-    storageOffset() { return this._w.offset; }
+    storageOffset() { return this._tensorData.offset; }
     /** Whether the strides are row-major for the shape (dims of size 1 aside), as PyTorch's t.is_contiguous(). */
     isContiguous() {
-      const { shape, strides } = this._w;
+      const { shape, strides } = this._tensorData;
       for (let d = shape.length - 1, expected = 1; d >= 0; expected *= shape[d], d--) {
         if (shape[d] !== 1 && strides[d] !== expected) return false;
       }
@@ -120,11 +111,10 @@ export function defineTensor(core, compareOps) {
     }
 
     /** Row-major copy of the values. */
-    get data() { return rowMajor(this._w); }
-    item() { return core.call('item', this._w); }
+    get data() { return rowMajor(this._tensorData); }
     toArray() {
-      const flat = rowMajor(this._w);
-      const { shape } = this._w;
+      const flat = rowMajor(this._tensorData);
+      const { shape } = this._tensorData;
       const bool = this.dtype === 'bool';
       if (shape.length === 0) return bool ? flat[0] !== 0 : flat[0];
       let at = 0;
@@ -140,9 +130,6 @@ export function defineTensor(core, compareOps) {
       };
       return build(0);
     }
-    toString() { return core.call('tensorToString', this._w); }
-    bool() { return tensorOf(core.tensor('toBool', this._w)); }
-    float() { return tensorOf(core.tensor('toFloat', this._w)); }
 
     // autograd flags: tensors that share this one's storage (no copy), like PyTorch's
     /** The same values, cut from autograd: no grad_fn, no requires_grad (torch's detach()). */
@@ -151,108 +138,30 @@ export function defineTensor(core, compareOps) {
     asParameter(requiresGrad = true) { return this._flagged(Boolean(requiresGrad), true); }
     /** Sets requires_grad on this leaf tensor; returns it. */
     requiresGrad_(requiresGrad = true) {
-      if (this._w.gradFn && !requiresGrad) {
+      if (this._tensorData.gradFn && !requiresGrad) {
         throw new AttentionError('requiresGrad_: only a leaf tensor (no grad_fn) can stop requiring grad; use detach()');
       }
-      this._w.requiresGrad = Boolean(requiresGrad);
+      this._tensorData.requiresGrad = Boolean(requiresGrad);
       return this;
     }
     _flagged(requiresGrad, isParameter) {
-      const w = this._w;
-      return tensorOf(new TensorData(w.storage, w.shape.slice(), w.strides.slice(), w.offset, w.dtype, requiresGrad, '',
+      const d = this._tensorData;
+      return tensorOf(new TensorData(d.storage, d.shape.slice(), d.strides.slice(), d.offset, d.dtype, requiresGrad, '',
         isParameter));
     }
 
-    // views
-    at(index) { return tensorOf(core.tensor('select', this._w, 0, integer('at', 'index', index))); }
-    select(dim, index) {
-      return tensorOf(core.tensor('select', this._w, integer('select', 'dim', dim), integer('select', 'index', index)));
-    }
-    slice(dim, start, end) {
-      const stop = end === undefined ? Number.MAX_SAFE_INTEGER : integer('slice', 'end', end);
-      const d = integer('slice', 'dim', dim), first = integer('slice', 'start', start);
-      return tensorOf(core.tensor('slice', this._w, d, first, stop));
-    }
     *[Symbol.iterator]() {
       if (this.ndim === 0) throw new AttentionError('iteration: a 0-d tensor cannot be iterated');
-      for (let i = 0; i < this._w.shape[0]; i++) yield this.at(i);
-    }
-    get T() { return tensorOf(core.tensor('T', this._w)); }
-    transpose(dim0, dim1) {
-      const a = integer('transpose', 'dim0', dim0), b = integer('transpose', 'dim1', dim1);
-      return tensorOf(core.tensor('transpose', this._w, a, b));
-    }
-    view(...shape) {
-      return tensorOf(core.tensor('view', this._w, new Sizes(shapeArgs('view', shape, { allowInfer: true }))));
-    }
-    reshape(...shape) {
-      return tensorOf(core.tensor('reshape', this._w, new Sizes(shapeArgs('reshape', shape, { allowInfer: true }))));
-    }
-    flatten() { return tensorOf(core.tensor('flatten', this._w)); }
-    unsqueeze(dim) { return tensorOf(core.tensor('unsqueeze', this._w, integer('unsqueeze', 'dim', dim))); }
-    contiguous() { return tensorOf(core.tensor('contiguous', this._w)); }
-    clone() { return tensorOf(core.tensor('clone', this._w)); }
-
-    // math
-    matmul(other) { return tensorOf(core.tensor('matmul', this._w, tensorArg('matmul', 'other', other))); }
-    dot(other) { return tensorOf(core.tensor('dot', this._w, tensorArg('dot', 'other', other))); }
-    softmax(dim) { return tensorOf(core.tensor('softmax', this._w, integer('softmax', 'dim', dim))); }
-    sum(dim, keepdim = false) {
-      if (dim === undefined || dim === null) return tensorOf(core.tensor('sumAll', this._w));
-      return tensorOf(core.tensor('sumDim', this._w, integer('sum', 'dim', dim), Boolean(keepdim)));
-    }
-    add(other) { return binary('add', this, other); }
-    sub(other) { return binary('sub', this, other); }
-    mul(other) { return binary('mul', this, other); }
-    div(other) { return binary('div', this, other); }
-    pow(other) { return binary('pow', this, other); }
-    exp() { return tensorOf(core.tensor('exp', this._w)); }
-    neg() { return tensorOf(core.tensor('neg', this._w)); }
-    /** 1 / t; PyTorch computes \`n / t\` as t.reciprocal() * n. */
-    reciprocal() { return tensorOf(core.tensor('reciprocal', this._w)); }
-    /** n - t (Python's \`n - t\`). */
-    rsub(n) {
-      if (typeof n !== 'number') throw new AttentionError(`rsub: the operand must be a number, got ${describe(n)}`);
-      return tensorOf(core.tensor('rsubNumber', this._w, n));
-    }
-    // comparisons: bool tensors
-    eq(other) { return compare('eq', this, other); }
-    ne(other) { return compare('ne', this, other); }
-    lt(other) { return compare('lt', this, other); }
-    le(other) { return compare('le', this, other); }
-    gt(other) { return compare('gt', this, other); }
-    ge(other) { return compare('ge', this, other); }
-    maskedFill(mask, value) {
-      const m = tensorArg('maskedFill', 'mask', mask);
-      return tensorOf(core.tensor('maskedFill', this._w, m, fillValue('maskedFill', value)));
+      for (let i = 0; i < this._tensorData.shape[0]; i++) yield this.at(i);
     }
 
-    // in place: each returns this tensor
-    maskedFill_(mask, value) {
-      core.inPlace('maskedFill_', this._w, tensorArg('maskedFill_', 'mask', mask), fillValue('maskedFill_', value));
-      return this._changed();
-    }
-    add_(other) {
-      if (other instanceof Tensor) core.inPlace('add_', this._w, other._w);
-      else if (typeof other === 'number') core.inPlace('addNumber_', this._w, other);
-      else throw new AttentionError(`add_: the operand must be a tensor or a number, got ${describe(other)}`);
-      return this._changed();
-    }
-    zero_() {
-      core.inPlace('zero_', this._w);
-      return this._changed();
-    }
-    fill_(value) {
-      core.inPlace('fill_', this._w, fillValue('fill_', value));
-      return this._changed();
-    }
     /** t.set(i, v) is t[i] = v; t.set([i, j], v) is t[i, j] = v. */
     set(index, value) {
       const list = Array.isArray(index) ? index : [index];
       const idx = new Sizes(list.map((i, k) => integer('set', `index at position ${k}`, i)));
-      if (value instanceof Tensor) core.inPlace('setTensor', this._w, idx, value._w);
+      if (value instanceof Tensor) core.inPlace('setTensor', this._tensorData, idx, value._tensorData);
       else if (typeof value === 'number' || typeof value === 'boolean') {
-        core.inPlace('setNumber', this._w, idx, Number(value));
+        core.inPlace('setNumber', this._tensorData, idx, Number(value));
       }
       else throw new AttentionError(`set: the value must be a number or a tensor, got ${describe(value)}`);
       return this._changed();
@@ -263,17 +172,75 @@ export function defineTensor(core, compareOps) {
     }
   }
 
-  function fillValue(op, value) {
-    if (typeof value !== 'number') {
-      throw new AttentionError(`${op}: the value must be a number, got ${describe(value)}`);
+  // One argument of `op`, checked for its kind (ops.js) and turned into what the core takes.
+  function checked(op, { kind, name, says = name }, value) {
+    switch (kind) {
+      case 'tensor':
+        if (!(value instanceof Tensor)) throw new AttentionError(`${op}: ${says} must be a tensor, got ${describe(value)}`);
+        return value._tensorData;
+      case 'tensors':
+        if (!Array.isArray(value) || value.length === 0) {
+          throw new AttentionError(`${op}: expected a non-empty array of tensors, got ${describe(value)}`);
+        }
+        return new TensorList(value.map((t, i) => checked(op, { kind: 'tensor', name: `element ${i}` }, t)));
+      case 'int': return integer(op, says, value);
+      case 'number': return number(op, says, value);
+      case 'probability': return probability(op, says, value);
+      case 'bool': return Boolean(value);
+      case 'operand':
+        if (value instanceof Tensor) return value._tensorData;
+        if (typeof value === 'number') return value;
+        throw new AttentionError(`${op}: ${says} must be a tensor or a number, got ${describe(value)}`);
+      default: throw new Error(`ops.js: unknown kind '${kind}'`);
     }
-    return value;
   }
 
-  function tensorArg(op, what, value) {
-    if (!(value instanceof Tensor)) throw new AttentionError(`${op}: ${what} must be a tensor, got ${describe(value)}`);
-    return value._w;
+  /** The function that runs one entry of ops.js on its arguments (the input first): checks, then the core. */
+  function runner(entry) {
+    const { name } = entry;
+    const positional = entry.args.filter((a) => !a.named), named = entry.args.filter((a) => a.named);
+    const enumValue = entry.enum && wasm[entry.enum[0]][entry.enum[1]];
+    return (given) => {
+      let exported = entry.core ?? name;
+      const wired = [];
+      for (let i = 0; i < positional.length; i++) {
+        const a = positional[i];
+        if (a.kind === 'sizes') {
+          wired.push(new Sizes(shapeArgs(name, given.slice(i))));
+          break;
+        }
+        const value = given[i] === undefined && 'default' in a ? a.default : given[i];
+        if (a.absent && (value === undefined || value === null)) {
+          exported = a.absent;
+          break;
+        }
+        if (a.kind === 'operand' && typeof value === 'number') exported = numberExport(exported);
+        wired.push(checked(name, a, value));
+        if (i === 0 && entry.fixed) wired.push(...entry.fixed);
+      }
+      if (named.length > 0) {
+        const options = given[positional.length] ?? {};
+        for (const a of named) wired.push(checked(name, a, options[a.name] === undefined ? a.default : options[a.name]));
+      }
+      if (enumValue !== undefined) wired.push(enumValue);
+      if (entry.returns === 'value') return core.call(exported, ...wired);
+      if (entry.returns === 'self') return core.inPlace(exported, ...wired);
+      return tensorOf(core.tensor(exported, ...wired));
+    };
   }
 
-  return { Tensor, tensorOf, tensorArg };
+  // The Tensor methods of ops.js: the tensor itself is the input; T is a getter, in-place ops return this.
+  const torchFunctions = {};
+  for (const entry of OPS) {
+    const run = runner(entry);
+    if (entry.on.includes('torch')) torchFunctions[entry.name] = (...args) => run(args);
+    if (!entry.on.includes('tensor')) continue;
+    const method = entry.returns === 'self'
+      ? function (...args) { run([this, ...args]); return this._changed(); }
+      : function (...args) { return run([this, ...args]); };
+    const property = entry.name === 'T' ? { get: method } : { value: method, writable: true };
+    Object.defineProperty(Tensor.prototype, entry.name, { ...property, configurable: true });
+  }
+
+  return { Tensor, tensorOf, torchFunctions, tensorArg: (op, says, value) => checked(op, { kind: 'tensor', says }, value) };
 }

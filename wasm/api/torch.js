@@ -1,8 +1,9 @@
 // The torch-like namespace that loadAttention gives: the generator, creation, ops, printing and modules,
 // over one loaded WebAssembly module.
-import { Sizes, TensorList, makeCore } from './boundary.js';
-import { AttentionError, choice, describe, enumNames, integer, number, shapeArgs } from './checks.js';
+import { Sizes, makeCore } from './boundary.js';
+import { AttentionError, choice, describe, enumNames } from './checks.js';
 import { defineModules } from './modules.js';
+import { OPS } from './ops.js';
 import { defineTensor, flattenNested } from './tensor.js';
 
 const SEED_MIN = -(2n ** 63n), SEED_MAX = 2n ** 64n - 1n;
@@ -47,22 +48,16 @@ function printOptions(options) {
 
 export function makeApi(wasm, backend) {
   const core = makeCore(wasm);
-  const { Tensor, tensorOf, tensorArg } = defineTensor(core, wasm.Compare);
+  const { Tensor, tensorOf, torchFunctions, tensorArg } = defineTensor(core, wasm);
   const modules = defineModules(wasm, core, { tensorOf, tensorArg });
   const profiles = enumNames(wasm.RngProfile), dtypes = enumNames(wasm.DType);
-
-  const tensorList = (op, list) => {
-    if (!Array.isArray(list) || list.length === 0) {
-      throw new AttentionError(`${op}: expected a non-empty array of tensors, got ${describe(list)}`);
-    }
-    return new TensorList(list.map((t, i) => tensorArg(op, `element ${i}`, t)));
-  };
-  const created = (op, shape) => tensorOf(core.tensor(op, new Sizes(shapeArgs(op, shape))));
 
   return {
     backend,
     AttentionError,
     Tensor,
+    /** The op table the Tensor methods and the torch functions below are made from (ops.js). */
+    ops: OPS,
 
     manualSeed(seed) { core.call('manualSeed', seedText(seed)); },
     initialSeed() { return BigInt(core.call('initialSeed')); },
@@ -75,39 +70,7 @@ export function makeApi(wasm, backend) {
       const { shape, values, dtype } = flattenNested(data);
       return tensorOf(core.tensor('fromValues', new Sizes(shape), new Float32Array(values), dtypes.byName.get(dtype)));
     },
-    rand: (...shape) => created('rand', shape),
-    randn: (...shape) => created('randn', shape),
-    ones: (...shape) => created('ones', shape),
-    zeros: (...shape) => created('zeros', shape),
-    empty: (...shape) => created('empty', shape),
-    stack: (list, dim = 0) => tensorOf(core.tensor('stack', tensorList('stack', list), integer('stack', 'dim', dim))),
-    cat: (list, dim = 0) => tensorOf(core.tensor('cat', tensorList('cat', list), integer('cat', 'dim', dim))),
-    triu: (t, diagonal = 0) =>
-      tensorOf(core.tensor('triu', tensorArg('triu', 'input', t), integer('triu', 'diagonal', diagonal))),
-    tril: (t, diagonal = 0) =>
-      tensorOf(core.tensor('tril', tensorArg('tril', 'input', t), integer('tril', 'diagonal', diagonal))),
-    softmax: (t, dim) => tensorArg('softmax', 'input', t) && t.softmax(dim),
-    matmul: (a, b) => tensorOf(core.tensor('matmul', tensorArg('matmul', 'input', a), tensorArg('matmul', 'other', b))),
-    dot: (a, b) => tensorOf(core.tensor('dot', tensorArg('dot', 'input', a), tensorArg('dot', 'other', b))),
-    exp: (t) => tensorArg('exp', 'input', t) && t.exp(),
-    neg: (t) => tensorArg('neg', 'input', t) && t.neg(),
-    /** nn.functional.linear: x @ weight.T + bias with nn.Linear's bits and grad_fn (bias null: none). */
-    linear(x, weight, bias = null) {
-      const args = [tensorArg('linear', 'input', x), tensorArg('linear', 'weight', weight)];
-      if (bias === null || bias === undefined) return tensorOf(core.tensor('linearNoBias', ...args));
-      return tensorOf(core.tensor('linear', ...args, tensorArg('linear', 'bias', bias)));
-    },
-    /** nn.functional.dropout: nn.Dropout's masks (under the current RNG profile) without a module. */
-    dropout(x, p = 0.5, training = true) {
-      if (typeof p !== 'number' || Number.isNaN(p)) {
-        throw new AttentionError(`dropout: p must be a number in [0, 1], got ${describe(p)}`);
-      }
-      return tensorOf(core.tensor('dropout', tensorArg('dropout', 'input', x), p, Boolean(training)));
-    },
-    sum: (t, dim, keepdim = false) => tensorArg('sum', 'input', t) && t.sum(dim, keepdim),
-    allclose: (a, b, { rtol = 1e-5, atol = 1e-8 } = {}) =>
-      core.call('allclose', tensorArg('allclose', 'input', a), tensorArg('allclose', 'other', b),
-        number('allclose', 'rtol', rtol), number('allclose', 'atol', atol)),
+    ...torchFunctions, // the torch functions of ops.js: rand, stack, matmul, linear, ...
     /** Bytes of the WebAssembly heap, and bytes of it allocated right now (to watch for leaks). */
     memoryUsage() { return core.call('memoryUsage'); },
 

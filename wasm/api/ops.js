@@ -1,0 +1,107 @@
+// The operations on tensors, each declared once. tensor.js makes the Tensor methods and torch.js the torch
+// functions from this table, and the notebook's torch (notebook/python/torch) reads it, as torch.ops, to make
+// its own under PyTorch's names. A new core op needs its core function, its line in bindings.cpp, an entry
+// here, its type in index.d.ts and its tests.
+//
+// An entry:
+//   name      the JS name, a Tensor method and/or a torch function (`on`)
+//   args      what it takes, in order. On a Tensor method the tensor itself is the first argument (`input`).
+//             Each argument has a kind, which is all JavaScript checks (the core checks values):
+//               tensor    a Tensor                       tensors      a non-empty array of Tensors
+//               int       an integer (dim, index, ...)   sizes        integers, as separate arguments or one array
+//               number    a number                       probability  a number other than NaN
+//               bool      anything, as true or false     operand      a Tensor, or a number: then the export
+//                                                                     named with 'Number' (before a final _)
+//             and may have a default (used when it is left out), or `absent`: the export to call with the
+//             arguments before it when it is left out (undefined or null). `says` is how messages name it
+//             (by default its name). Named arguments come last, in one object ({ rtol, atol }).
+//   core      the export of bindings.cpp that computes it (by default its name); `fixed`: values passed right
+//             after the input; `enum`: [Embind enum, value name] passed after the arguments
+//   returns   'tensor' (the default), 'value' (a number, boolean or string) or 'self' (in place: the input,
+//             whose values the core changed)
+//   view      true when the result always shares its input's storage
+//   notebook  what the notebook's torch makes of it: a Tensor 'method' and/or a torch 'function', under
+//             PyTorch's name (the JS name in snake_case: maskedFill_ is masked_fill_)
+
+const arg = (kind) => (name, options = {}) => ({ name, kind, ...options });
+const tensor = arg('tensor'), tensors = arg('tensors'), int = arg('int'), sizes = arg('sizes'),
+  number = arg('number'), probability = arg('probability'), bool = arg('bool'), operand = arg('operand');
+const input = tensor('input');
+
+const METHOD = ['tensor'], FUNCTION = ['torch'], BOTH = ['tensor', 'torch'];
+const op = (name, on, options = {}) => ({ name, on, args: [input], ...options });
+
+// The second operand of an element-wise op, and the value a fill writes.
+const other = operand('other', { says: 'the operand' }), value = number('value', { says: 'the value' });
+// An element-wise operation of two operands, the second a tensor or a number.
+const binary = (name, options = {}) => op(name, METHOD, { args: [input, other], notebook: ['method', 'function'], ...options });
+// A comparison: a bool tensor, through the core's compare(a, b, Compare).
+const comparison = (name) => op(name, METHOD, { args: [input, other], core: 'compare', enum: ['Compare', name] });
+
+export const OPS = Object.freeze([
+  // ---- creation
+  ...['rand', 'randn', 'ones', 'zeros', 'empty'].map((name) => op(name, FUNCTION, { args: [sizes('size')] })),
+  op('stack', FUNCTION, { args: [tensors('tensors'), int('dim', { default: 0 })] }),
+  op('cat', FUNCTION, { args: [tensors('tensors'), int('dim', { default: 0 })] }),
+
+  // ---- reading a tensor
+  op('item', METHOD, { returns: 'value' }),
+  op('toString', METHOD, { core: 'tensorToString', returns: 'value' }),
+  op('bool', METHOD, { core: 'toBool', notebook: ['method'] }),
+  op('float', METHOD, { core: 'toFloat', notebook: ['method'] }),
+
+  // ---- views and copies
+  op('at', METHOD, { args: [input, int('index')], core: 'select', fixed: [0], view: true }),
+  op('select', METHOD, { args: [input, int('dim'), int('index')], view: true }),
+  op('slice', METHOD, {
+    args: [input, int('dim'), int('start'), int('end', { default: Number.MAX_SAFE_INTEGER })], view: true,
+  }),
+  op('T', METHOD, { view: true }), // a getter: t.T
+  op('transpose', METHOD, { args: [input, int('dim0'), int('dim1')], view: true, notebook: ['method', 'function'] }),
+  op('view', METHOD, { args: [input, sizes('shape')], view: true, notebook: ['method'] }),
+  op('reshape', METHOD, { args: [input, sizes('shape')], notebook: ['method'] }), // a view where the strides allow
+  op('flatten', METHOD, { notebook: ['method'] }),
+  op('unsqueeze', METHOD, { args: [input, int('dim')], view: true, notebook: ['method'] }),
+  op('contiguous', METHOD, { notebook: ['method'] }),
+  op('clone', METHOD, { notebook: ['method'] }),
+
+  // ---- math
+  op('matmul', BOTH, { args: [input, tensor('other')], notebook: ['method', 'function'] }),
+  op('dot', BOTH, { args: [input, tensor('other')], notebook: ['method', 'function'] }),
+  op('softmax', BOTH, { args: [input, int('dim')], notebook: ['method'] }),
+  op('sum', BOTH, { args: [input, int('dim', { absent: 'sumAll' }), bool('keepdim', { default: false })], core: 'sumDim' }),
+  binary('add', { notebook: ['function'] }),
+  binary('sub'),
+  binary('mul'),
+  binary('div'),
+  binary('pow'),
+  op('exp', BOTH, { notebook: ['method', 'function'] }),
+  op('neg', BOTH, { notebook: ['method', 'function'] }),
+  op('reciprocal', METHOD, { notebook: ['method', 'function'] }), // 1 / t; PyTorch computes `n / t` as t.reciprocal() * n
+  op('rsub', METHOD, { args: [input, number('other', { says: 'the operand' })], core: 'rsubNumber' }), // n - t (Python's `n - t`)
+  op('linear', FUNCTION, {
+    args: [input, tensor('weight'), tensor('bias', { absent: 'linearNoBias' })],
+  }), // nn.functional.linear: x @ weight.T + bias with nn.Linear's bits and grad_fn
+  op('dropout', FUNCTION, {
+    args: [input, probability('p', { default: 0.5 }), bool('training', { default: true })],
+  }), // nn.functional.dropout: nn.Dropout's masks (under the current RNG profile) without a module
+  op('allclose', FUNCTION, {
+    args: [input, tensor('other'), number('rtol', { default: 1e-5, named: true }),
+      number('atol', { default: 1e-8, named: true })],
+    returns: 'value',
+  }),
+
+  // ---- comparisons: bool tensors
+  ...['eq', 'ne', 'lt', 'le', 'gt', 'ge'].map(comparison),
+
+  // ---- masks
+  op('triu', FUNCTION, { args: [input, int('diagonal', { default: 0 })], notebook: ['method', 'function'] }),
+  op('tril', FUNCTION, { args: [input, int('diagonal', { default: 0 })], notebook: ['method', 'function'] }),
+  op('maskedFill', METHOD, { args: [input, tensor('mask'), value], notebook: ['method', 'function'] }),
+
+  // ---- in place: each returns the tensor itself
+  op('maskedFill_', METHOD, { args: [input, tensor('mask'), value], returns: 'self', notebook: ['method'] }),
+  op('add_', METHOD, { args: [input, other], returns: 'self', notebook: ['method'] }),
+  op('zero_', METHOD, { returns: 'self', notebook: ['method'] }),
+  op('fill_', METHOD, { args: [input, value], returns: 'self', notebook: ['method'] }),
+].map((entry) => Object.freeze(entry)));
