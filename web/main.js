@@ -1,11 +1,11 @@
 // The page: loads the WebAssembly PyTorch port, keeps the one state object (which step, which settings,
 // the results computed from them) in step with the URL hash, and redraws the step, the contents and the
 // settings panel from it. Every number on the page comes from computeChapter(torch, settings).
-import { parseHash, formatHash, isBook, bookSettings, encodeSettings, BOOK } from './state.js';
+import { parseHash, formatHash, isBook, bookSettings, sameSettings, repairSettings, changedNames, BOOK } from './state.js';
 import { renderStep, fitLedes } from './render/step.js';
 import { resolveStep } from './steps/words.js';
 import { renderToc, renderHere } from './render/toc.js';
-import { renderSettings, readSettings, validateSettings, addWord, removeWord, CONTROLS } from './render/settings.js';
+import { renderSettings, readSettings, addWord, removeWord, CONTROLS } from './render/settings.js';
 import { installTakeApart } from './render/takeapart.js';
 import { typesetPending } from './render/formula.js';
 import { h, showStartFailure } from './render/dom.js';
@@ -102,32 +102,8 @@ function compute(settings) {
 
 /** Settings from a link, with anything invalid replaced by the book's value (and a notice saying so). */
 function fromLink(settings) {
-  const errors = validateSettings(settings);
-  const fixed = [];
-  for (const key of Object.keys(errors)) {
-    if (key.startsWith('token-')) {
-      const i = Number(key.slice(6));
-      settings.tokens[i] = BOOK.tokens[i] ?? `word${i + 1}`;
-      fixed.push(`word ${i + 1}`);
-    } else if (key.startsWith('x-')) {
-      const [i, j] = key.slice(2).split('-').map(Number);
-      settings.embeddings[i][j] = BOOK.embeddings[i]?.[j] ?? 0;
-      if (!fixed.includes('embeddings')) fixed.push('embeddings');
-    } else {
-      fixed.push(`${key} (${settings[key]})`);
-      settings[key] = BOOK[key];
-    }
-  }
-  return { settings, notice: fixed.length ? `This link’s ${fixed.join(', ')} could not be used, so the book’s value is shown instead.` : null };
-}
-
-function changedKeys(settings) {
-  const params = encodeSettings(settings);
-  const names = {
-    tokens: 'words', x: 'embeddings', profile: 'random numbers', seedV2: 'seed for SelfAttention_v2', p: 'dropout p',
-    inputs: `embeddings drawn with torch.${settings.inputs}`, inputSeed: 'seed for the embeddings',
-  };
-  return [...params.keys()].map((k) => names[k] ?? k);
+  const replaced = repairSettings(settings);
+  return { settings, notice: replaced.length ? `This link’s ${replaced.join(', ')} could not be used, so the book’s value is shown instead.` : null };
 }
 
 // ---------------------------------------------------------------- the URL
@@ -138,9 +114,9 @@ const stepIndex = (id) => STEPS.findIndex((s) => s.id === id);
 function fromLocation({ initial = false } = {}) {
   const parsed = parseHash(location.hash);
   const id = stepIndex(parsed.step) >= 0 ? parsed.step : STEPS[0].id;
-  const sameSettings = state.results && encodeSettings(parsed.settings).toString() === encodeSettings(state.settings).toString();
+  const unchangedSettings = state.results && sameSettings(parsed.settings, state.settings);
   const stepChanged = id !== state.step;
-  if (!sameSettings) {
+  if (!unchangedSettings) {
     const { settings, notice } = fromLink(parsed.settings);
     // Back / Forward (or a pasted link) brought other settings: say so, never change numbers silently.
     state.linkNotice = notice ?? (initial ? null : 'These are the settings of this point in the page’s history: Back and Forward undo and redo settings changes as well as steps.');
@@ -175,7 +151,7 @@ function fromLocation({ initial = false } = {}) {
   // Canonical hash: an unknown step becomes the first, a repaired link shows what is really used.
   const canonical = formatHash(id, state.settings);
   if (location.hash !== canonical) history.replaceState(null, '', canonical);
-  render({ writeForm: !sameSettings });
+  render({ writeForm: !unchangedSettings });
   if (!initial && stepChanged) window.scrollTo({ top: 0 });
 }
 
@@ -239,7 +215,7 @@ function render({ writeForm }) {
     writeValues: writeForm,
     errors: state.formErrors,
     isBook: book,
-    changed: changedKeys(state.settings),
+    changed: changedNames(state.settings),
     computeError: state.computeError,
     computeFields: state.computeFields ?? [],
     relevant: Array.isArray(step.controls) ? step.controls : [],
@@ -428,7 +404,7 @@ function onSettingsInput(event) {
   const committed = event?.type === 'change';
   if (Object.keys(errors).length === 0) {
     // 'input' and 'change' both arrive for one edit: compute once per new set of settings.
-    const unchanged = !state.computeError && encodeSettings(settings).toString() === encodeSettings(state.settings).toString();
+    const unchanged = !state.computeError && sameSettings(settings, state.settings);
     if (unchanged) {
       if (committed) editing = false;
       if (hadErrors) render({ writeForm: false });

@@ -1,104 +1,258 @@
-// The page's one state object: which step is shown and the settings every number depends on.
-// The URL hash carries both, so a link restores the exact view; only settings that differ from the book's
-// are written, keeping links short.
+// The page's state as its URL holds it: which step is shown and the settings every number depends on.
+// SETTINGS declares each setting once: its book value, its name, its URL parameter, its limits and its
+// control. The URL codec, the validation and the change detection below, and the settings form
+// (render/settings.js), are all made from it. A link holds only the settings that differ from the book's,
+// so the book's view of a step is just '#step=<id>'.
 import { BOOK_TOKENS, BOOK_EMBEDDINGS } from './book.js';
-
-export const BOOK = Object.freeze({
-  tokens: BOOK_TOKENS, // the chapter's sentence and its 6 x 3 embeddings (book/chapter3.json)
-  embeddings: BOOK_EMBEDDINGS,
-  seed: 123, // torch.manual_seed(123): W_query/W_key/W_value, SelfAttention_v1, dropout, 3.5.3 and 3.6
-  seedV2: 789, // torch.manual_seed(789): SelfAttention_v2 and the causal-mask steps built on it
-  profile: 'default', // which PyTorch build's dropout masks: 'default' (the book) or 'mkl'
-  p: 0.5, // dropout probability of 3.5.2
-  d_out: 2,
-  heads: 2,
-  qkv_bias: false,
-  inputs: 'typed', // the embeddings as typed ('typed'), or drawn with torch.rand / torch.randn ('rand', 'randn')
-  inputSeed: 123, // torch.manual_seed before drawing them
-  context_length: null, // the modules' context_length: null is the book's batch.shape[1], the number of words
-});
 
 // The sizes the page accepts: 1 to 16 words, 1 to 16 numbers per embedding.
 export const MAX_WORDS = 16;
 export const MAX_D_IN = 16;
-export const INPUT_SOURCES = ['typed', 'rand', 'randn'];
-
-/** Which token is the query of the single-query steps (3.3.1, 3.4.1): x(2), or x(1) when it is the only one. */
-export const queryIndex = (settings) => (settings.tokens.length > 1 ? 1 : 0);
+const MAX_WORD_LENGTH = 48;
 
 /** n x d zeros: the shape of generated embeddings before they are drawn. */
 export const zeros = (n, d) => Array.from({ length: n }, () => Array(d).fill(0));
+
+const drawn = (s) => s.inputs !== 'typed';
+const widthOf = (s) => s.embeddings[0]?.length ?? 0;
+const inRange = (v, [lo, hi]) => Number.isInteger(v) && v >= lo && v <= hi;
+const span = ([lo, hi]) => `${lo}–${hi}`;
+/** A name at the start of a sentence: 'seed' -> 'Seed', while a Python name such as d_out keeps its case. */
+export const opening = (name) => (name.split(' ')[0].includes('_') ? name : name[0].toUpperCase() + name.slice(1));
+
+// Numbers as typed in the form: a typographic minus is a minus; anything else that is not a number is NaN,
+// so that it can be explained rather than dropped.
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+const INTEGER = /^[+-]?\d+$/;
+const cleaned = (text) => String(text).trim().replace(/^\u2212/, '-');
+export const parseNumber = (text) => (NUMBER.test(cleaned(text)) ? Number(cleaned(text)) : NaN);
+const parseInteger = (text) => (INTEGER.test(cleaned(text)) ? Number(cleaned(text)) : NaN);
+const finite = (text) => (Number.isFinite(Number(text)) ? Number(text) : undefined);
+const choice = (text, setting) => (Object.hasOwn(setting.options, text) ? text : undefined);
+
+/**
+ * Kinds of setting: how a control's value is read (`read`), written in a link and read back (`encode`,
+ * `decode`: undefined keeps the book's value) and what is wrong with a value (`problem`: a message or null).
+ */
+const KINDS = {
+  // a torch.manual_seed: any whole number
+  seed: {
+    read: parseInteger,
+    encode: String,
+    decode: finite,
+    problem: (v, setting) => (Number.isSafeInteger(v) ? null : `${opening(setting.name)} must be a whole number (like ${setting.book}).`),
+  },
+  // a size within limits, or null (an empty field) where the setting says what empty means
+  size: {
+    read: (text, setting) => (setting.empty && text.trim() === '' ? null : parseInteger(text)),
+    encode: String,
+    decode: finite,
+    problem(v, setting) {
+      if ((setting.empty && v === null) || inRange(v, setting.limits)) return null;
+      const whole = `a whole number from ${setting.limits[0]} to ${setting.limits[1]}`;
+      return `${opening(setting.name)} must be ${setting.empty ? `empty (${setting.empty}) or ${whole}` : whole}.`;
+    },
+  },
+  probability: {
+    read: parseNumber,
+    encode: String,
+    decode: finite,
+    problem: (v, setting) =>
+      (Number.isFinite(v) && v >= 0 && v < 1 ? null : `${opening(setting.name)} must be a number from 0 up to (not including) 1, like ${setting.book}.`),
+  },
+  // one of `options` (value -> what the control says)
+  choice: { read: (text, setting) => choice(text, setting) ?? setting.book, encode: String, decode: choice },
+  flag: { read: Boolean, encode: (v) => (v ? '1' : '0'), decode: (text) => text === '1' },
+  // the sentence's words, and the numbers of its embeddings: read from the inputs table (render/settings.js)
+  words: { encode: JSON.stringify },
+  numbers: { encode: (rows) => rows.flat().join(',') },
+};
+
+const wordProblem = (word, i) =>
+  word.trim() === '' ? `Word ${i + 1} is empty: type a word.` : word.length > MAX_WORD_LENGTH ? `Word ${i + 1} is longer than ${MAX_WORD_LENGTH} characters.` : null;
+const wordOf = (s, i) => s.tokens[i]?.trim() || `word ${i + 1}`;
+
+/**
+ * Every setting, in the order of the URL's parameters. Each has its `kind` (above), its `book` value and its
+ * `name` (how the page speaks of it: the settings status, a step's Try-it chips, messages), and as needed:
+ *   label     the form's label, where the form's context makes another one clearer (else the name)
+ *   hint      the line under its control (a function of the setting when it quotes the limits)
+ *   limits    [lowest, highest]
+ *   id        its control's id (else its key); tag: the form's marker it shares ("this step")
+ *   param     its URL parameter (else its key)
+ *   get       its value when the settings hold it another way (d_in is the embeddings' width)
+ *   applies   whether it is used at all (the draw's seed only when the numbers are drawn): only then is it in
+ *             links, checked and shown; `always` writes it in links even at the book's value
+ *   changed   how the status names a change of it (else its name)
+ *   fromLink  reads it from a link when that takes more than its kind's decode (runs even when absent)
+ *   problems  { fieldId: message }, for a setting with several fields
+ *   repair    puts usable values back in a link's settings when its kind's book value is not the way
+ */
+export const SETTINGS = {
+  seed: {
+    kind: 'seed', book: 123, name: 'seed',
+    hint: 'torch.manual_seed for W_query, W_key, W_value, the classes of 3.4.2 and 3.5.3–3.6, and dropout',
+  },
+  seedV2: {
+    kind: 'seed', book: 789, name: 'seed for SelfAttention_v2',
+    hint: 'torch.manual_seed for SelfAttention_v2 and the causal mask of 3.5.1',
+  },
+  p: { kind: 'probability', book: 0.5, name: 'dropout p', hint: 'the share of weights dropout zeroes, from 0 up to 1' },
+  d_out: {
+    kind: 'size', book: 2, limits: [1, 64], name: 'd_out',
+    hint: ({ limits }) => `the size of each query, key and value vector (${span(limits)})`,
+  },
+  heads: {
+    kind: 'size', book: 2, limits: [1, 16], name: 'heads', label: 'Number of heads',
+    hint: ({ limits }) => `for multi-head attention (${span(limits)}); must divide d_out in 3.6.2`,
+  },
+  profile: {
+    kind: 'choice', book: 'default', name: 'random numbers',
+    options: { default: 'the book (default PyTorch)', mkl: 'PyTorch built with Intel MKL' },
+    hint: 'PyTorch builds draw dropout masks differently; the book used the default one.',
+  },
+  qkv_bias: { kind: 'flag', book: false, name: 'qkv_bias', hint: 'nn.Linear layers with a bias term' },
+  context_length: {
+    kind: 'size', book: null, limits: [1, 1024], empty: 'the number of words', name: 'context_length',
+    hint: 'the most tokens CausalAttention and the multi-head modules take; empty: the number of words, as batch.shape[1] in the book',
+  },
+  tokens: {
+    kind: 'words', book: BOOK_TOKENS, limits: [1, MAX_WORDS], name: 'words', id: 'token-0', tag: 'inputs',
+    fromLink(text, s) {
+      try {
+        const words = JSON.parse(text ?? 'null');
+        if (Array.isArray(words) && inRange(words.length, this.limits)) s.tokens = words.map(String);
+      } catch {
+        // a damaged link keeps the book's words
+      }
+    },
+    problems(s) {
+      const [lo, hi] = this.limits;
+      const count = inRange(s.tokens.length, this.limits) ? {} : { 'inputs-count': `The sentence needs ${lo} to ${hi} words.` };
+      return { ...count, ...Object.fromEntries(s.tokens.map((w, i) => [`token-${i}`, wordProblem(w, i)]).filter(([, m]) => m)) };
+    },
+    repair(s) {
+      return s.tokens.flatMap((w, i) => (wordProblem(w, i) ? ((s.tokens[i] = BOOK_TOKENS[i] ?? `word${i + 1}`), [`word ${i + 1}`]) : []));
+    },
+  },
+  d_in: {
+    kind: 'size', book: BOOK_EMBEDDINGS[0].length, limits: [1, MAX_D_IN], name: 'd_in', get: widthOf,
+    hint: ({ limits }) => `numbers per word (${span(limits)})`,
+    // A width reshapes the embeddings: the book's numbers where it has them, zeros elsewhere (a link's own
+    // numbers, when it has them, come with `x`).
+    fromLink(text, s) {
+      const d = inRange(Number(text), this.limits) ? Number(text) : this.book;
+      s.embeddings = s.tokens.map((_, i) => Array.from({ length: d }, (__, j) => BOOK_EMBEDDINGS[i]?.[j] ?? 0));
+    },
+  },
+  inputs: {
+    kind: 'choice', book: 'typed', name: 'where the embeddings come from', label: 'Embeddings', id: 'inputs-from', tag: 'inputs',
+    options: { typed: 'typed here: torch.tensor([...])', rand: 'drawn: torch.rand(n, d_in)', randn: 'drawn: torch.randn(n, d_in)' },
+    changed: (s) => `embeddings drawn with torch.${s.inputs}`,
+  },
+  // drawn: the seed and the shape say it all
+  inputSeed: {
+    kind: 'seed', book: 123, name: 'seed for the embeddings', label: 'Seed', hint: 'torch.manual_seed before the draw',
+    applies: drawn, always: true,
+  },
+  embeddings: {
+    kind: 'numbers', book: BOOK_EMBEDDINGS, name: 'embeddings', id: 'x-0-0', tag: 'inputs', param: 'x',
+    applies: (s) => !drawn(s),
+    fromLink(text, s) {
+      const n = s.tokens.length;
+      const d = widthOf(s);
+      const values = text?.split(',').map(Number);
+      if (drawn(s)) s.embeddings = zeros(n, d);
+      else if (values?.length === n * d && values.every(Number.isFinite)) s.embeddings = Array.from({ length: n }, (_, i) => values.slice(d * i, d * i + d));
+    },
+    problems(s) {
+      const cells = s.embeddings.flatMap((row, i) => row.map((v, j) => [i, j, v])).filter(([, , v]) => !Number.isFinite(v));
+      return Object.fromEntries(cells.map(([i, j]) => [`x-${i}-${j}`, `The embedding of “${wordOf(s, i)}”, d${j}, is not a number.`]));
+    },
+  },
+};
+
+const ENTRIES = Object.entries(SETTINGS);
+/** A setting's value in settings (d_in is the width of the embeddings). */
+export const settingValue = (key, s) => (SETTINGS[key].get ? SETTINGS[key].get(s) : s[key]);
+/** Whether a setting is used by these settings (the draw's seed only when the numbers are drawn). */
+export const inUse = (key, s) => SETTINGS[key].applies?.(s) ?? true;
+const same = (a, b) => (typeof a === 'object' && a !== null ? JSON.stringify(a) === JSON.stringify(b) : a === b);
+
+/** The id of a setting's control. */
+export const controlId = (key) => SETTINGS[key].id ?? key;
+
+/** A setting's value read from its control (a checkbox's `checked`, else the text or choice). */
+export const readControl = (key, value) => KINDS[SETTINGS[key].kind].read(value, SETTINGS[key]);
+
+/** What is wrong with one value of a single-field setting, or null. */
+export const problemWith = (key, value) => KINDS[SETTINGS[key].kind].problem?.(value, SETTINGS[key]) ?? null;
+
+export const BOOK = Object.freeze(Object.fromEntries(ENTRIES.filter(([, setting]) => !setting.get).map(([key, setting]) => [key, setting.book])));
 
 export function bookSettings() {
   return { ...BOOK, tokens: [...BOOK.tokens], embeddings: BOOK.embeddings.map((r) => [...r]) };
 }
 
-const numberKeys = ['seed', 'seedV2', 'p', 'd_out', 'heads'];
+/** Which token is the query of the single-query steps (3.3.1, 3.4.1): x(2), or x(1) when it is the only one. */
+export const queryIndex = (settings) => (settings.tokens.length > 1 ? 1 : 0);
+
+/** The settings that go into a link: those in use that differ from the book's. */
+const inLink = (s) => ENTRIES.filter(([key, setting]) => inUse(key, s) && (setting.always || !same(settingValue(key, s), setting.book)));
 
 /** Settings -> 'key=value&...' (only what differs from the book). */
 export function encodeSettings(settings) {
-  const params = new URLSearchParams();
-  for (const key of numberKeys) if (settings[key] !== BOOK[key]) params.set(key, String(settings[key]));
-  if (settings.profile !== BOOK.profile) params.set('profile', settings.profile);
-  if (settings.qkv_bias !== BOOK.qkv_bias) params.set('qkv_bias', settings.qkv_bias ? '1' : '0');
-  if (settings.context_length !== BOOK.context_length) params.set('context_length', String(settings.context_length));
-  if (settings.tokens.join('\u0000') !== BOOK.tokens.join('\u0000')) params.set('tokens', JSON.stringify(settings.tokens));
-  const d = settings.embeddings[0]?.length ?? 0;
-  if (d !== BOOK.embeddings[0].length) params.set('d_in', String(d));
-  if (settings.inputs !== 'typed') {
-    // drawn: the seed and the shape say it all
-    params.set('inputs', settings.inputs);
-    params.set('inputSeed', String(settings.inputSeed));
-  } else if (JSON.stringify(settings.embeddings) !== JSON.stringify(BOOK.embeddings)) {
-    params.set('x', settings.embeddings.flat().join(','));
-  }
-  return params;
+  return new URLSearchParams(inLink(settings).map(([key, setting]) => [setting.param ?? key, KINDS[setting.kind].encode(settingValue(key, settings))]));
 }
 
-const wholeIn = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
-
-/** Reads settings from URL parameters, keeping the book's value for anything missing or invalid. */
+/** Reads settings from URL parameters, keeping the book's value for anything missing or unreadable. */
 export function decodeSettings(params) {
   const s = bookSettings();
-  for (const key of numberKeys) {
-    if (!params.has(key)) continue;
-    const v = Number(params.get(key));
-    if (Number.isFinite(v)) s[key] = v;
-  }
-  if (params.get('profile') === 'mkl' || params.get('profile') === 'default') s.profile = params.get('profile');
-  if (params.has('qkv_bias')) s.qkv_bias = params.get('qkv_bias') === '1';
-  if (params.has('context_length')) {
-    const v = Number(params.get('context_length'));
-    if (Number.isFinite(v)) s.context_length = v;
-  }
-  if (params.has('tokens')) {
-    try {
-      const tokens = JSON.parse(params.get('tokens'));
-      if (Array.isArray(tokens) && wholeIn(tokens.length, 1, MAX_WORDS)) s.tokens = tokens.map((t) => String(t));
-    } catch {
-      // a damaged link keeps the book's words
-    }
-  }
-  const n = s.tokens.length;
-  const dParam = params.has('d_in') ? Number(params.get('d_in')) : BOOK.embeddings[0].length;
-  const d = wholeIn(dParam, 1, MAX_D_IN) ? dParam : BOOK.embeddings[0].length;
-  const source = params.get('inputs');
-  if (source === 'rand' || source === 'randn') {
-    s.inputs = source;
-    const seed = Number(params.get('inputSeed') ?? BOOK.inputSeed);
-    s.inputSeed = Number.isFinite(seed) ? seed : BOOK.inputSeed;
-    s.embeddings = zeros(n, d);
-    return s;
-  }
-  const values = params.has('x') ? params.get('x').split(',').map(Number) : null;
-  if (values && values.length === n * d && values.every(Number.isFinite)) {
-    s.embeddings = Array.from({ length: n }, (_, i) => values.slice(d * i, d * i + d));
-  } else if (n !== BOOK.tokens.length || d !== BOOK.embeddings[0].length) {
-    // words or a width without their numbers: the book's where they exist, zeros elsewhere
-    s.embeddings = Array.from({ length: n }, (_, i) => Array.from({ length: d }, (__, j) => BOOK.embeddings[i]?.[j] ?? 0));
+  for (const [key, setting] of ENTRIES) {
+    const text = params.get(setting.param ?? key);
+    if (setting.fromLink) setting.fromLink(text, s);
+    else if (text !== null && inUse(key, s)) s[key] = KINDS[setting.kind].decode(text, setting) ?? s[key];
   }
   return s;
 }
+
+/** Problems with settings, as { fieldId: message }; empty when they can be computed. */
+export function validateSettings(s) {
+  const errors = {};
+  for (const [key, setting] of ENTRIES) {
+    if (!inUse(key, s)) continue;
+    if (setting.problems) Object.assign(errors, setting.problems(s));
+    else {
+      const message = problemWith(key, settingValue(key, s));
+      if (message) errors[controlId(key)] = message;
+    }
+  }
+  return errors;
+}
+
+/**
+ * Settings from a link made usable: whatever is wrong gets the book's value. Returns what was replaced, as
+ * the page names it ('word 2', 'seed (1.5)').
+ */
+export function repairSettings(s) {
+  return ENTRIES.flatMap(([key, setting]) => {
+    if (!inUse(key, s)) return [];
+    if (setting.repair) return setting.repair(s);
+    if (!problemWith(key, settingValue(key, s))) return [];
+    const replaced = `${setting.name} (${s[key]})`;
+    s[key] = setting.book;
+    return [replaced];
+  });
+}
+
+/** How the page names the settings that differ from the book's, in the URL's order. */
+export const changedNames = (s) => inLink(s).map(([, setting]) => setting.changed?.(s) ?? setting.name);
+
+/** True when two settings compute the same numbers (they make the same link). */
+export const sameSettings = (a, b) => encodeSettings(a).toString() === encodeSettings(b).toString();
+
+/** True when every setting is the book's. */
+export const isBook = (settings) => encodeSettings(settings).toString() === '';
 
 /** '#step=id&seed=...' -> { step, settings } */
 export function parseHash(hash) {
@@ -107,11 +261,5 @@ export function parseHash(hash) {
 }
 
 export function formatHash(step, settings) {
-  const params = encodeSettings(settings);
-  return `#${new URLSearchParams([['step', step], ...params]).toString()}`;
-}
-
-/** True when every setting is the book's. */
-export function isBook(settings) {
-  return encodeSettings(settings).toString() === '';
+  return `#${new URLSearchParams([['step', step], ...encodeSettings(settings)]).toString()}`;
 }

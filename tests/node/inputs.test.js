@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 
 import { loadAttention } from '../../wasm/index.js';
 import { computeChapter } from '../../web/chapter/index.js';
-import { bookSettings, formatHash, parseHash, zeros, MAX_WORDS, MAX_D_IN } from '../../web/state.js';
-import { validateSettings } from '../../web/render/settings.js';
+import { bookSettings, formatHash, parseHash, zeros, validateSettings, repairSettings, changedNames, isBook, SETTINGS, MAX_WORDS, MAX_D_IN } from '../../web/state.js';
 
 let torch;
 before(async () => {
@@ -56,6 +55,50 @@ test('validation names the field: words, d_in, the draw seed, context_length', (
   assert.ok(validateSettings({ ...bookSettings(), inputs: 'rand', inputSeed: 1.5 }).inputSeed);
   assert.ok(validateSettings({ ...bookSettings(), context_length: 0 }).context_length);
   assert.deepEqual(validateSettings({ ...bookSettings(), context_length: 6 }), {});
+});
+
+// A value other than the book's for each kind of single-field setting, and one its checks refuse.
+const OTHER = {
+  seed: (s) => [s.book + 1, 1.5],
+  size: (s) => [s.limits[0] === s.book ? s.limits[1] : s.limits[0], s.limits[1] + 1],
+  probability: () => [0.25, 1],
+  choice: (s) => [Object.keys(s.options).find((v) => v !== s.book), null],
+  flag: (s) => [!s.book, null],
+};
+// The single-field settings the state holds (d_in is the embeddings' width; the table has its own tests).
+const SINGLE = Object.entries(SETTINGS).filter(([, s]) => OTHER[s.kind] && !s.get);
+/** The book's settings with one changed; the draw's seed is used with drawn numbers, which start as zeros. */
+function used(key, value) {
+  const s = { ...bookSettings(), [key]: value, ...(key === 'inputSeed' ? { inputs: 'rand' } : {}) };
+  return s.inputs === 'typed' ? s : { ...s, embeddings: zeros(s.tokens.length, s.embeddings[0].length) };
+}
+
+test('each setting of the schema goes through a link on its own and is named in the status', () => {
+  assert.ok(SINGLE.length >= 9, SINGLE.map(([k]) => k).join(' '));
+  for (const [key, setting] of SINGLE) {
+    const [other] = OTHER[setting.kind](setting);
+    const s = used(key, other);
+    const hash = formatHash('embeddings', s);
+    assert.ok(new URLSearchParams(hash.slice(1)).has(setting.param ?? key), `${key}: ${hash}`);
+    assert.deepEqual(roundTrip(s), s, hash);
+    assert.equal(isBook(s), false, key);
+    assert.ok(changedNames(s).includes(setting.changed?.(s) ?? setting.name), `${key}: ${changedNames(s)}`);
+    assert.deepEqual(validateSettings(s), {}, key);
+  }
+});
+
+test('a link’s unusable value is replaced by the book’s and named as the page names its setting', () => {
+  for (const [key, setting] of SINGLE) {
+    const [, refused] = OTHER[setting.kind](setting);
+    if (refused === null) continue;
+    const s = parseHash(formatHash('embeddings', used(key, refused))).settings;
+    assert.ok(validateSettings(s)[setting.id ?? key], `${key} = ${refused} is refused`);
+    assert.deepEqual(repairSettings(s), [`${setting.name} (${refused})`], key);
+    assert.deepEqual(s, used(key, setting.book), key);
+  }
+  const words = parseHash(`#tokens=${encodeURIComponent('["a","","c"]')}`).settings;
+  assert.deepEqual(repairSettings(words), ['word 2']);
+  assert.deepEqual(words.tokens, ['a', bookSettings().tokens[1], 'c']);
 });
 
 test('every size computes: shapes follow n and d_in through the chapter', () => {

@@ -1,117 +1,45 @@
 // The settings panel: token words, their embeddings, seeds, sizes, dropout and the rng profile.
 // renderSettings() builds the form once into its container and then shows a view of the state (values,
 // per-field errors, a status line); readSettings() turns what is typed into settings plus errors.
-// Inputs are text fields so that anything typed can be explained, not silently dropped.
+// Each control, its label, hint and limits come from the settings' schema (state.js SETTINGS); this file
+// only arranges them. Inputs are text fields so that anything typed can be explained, not silently dropped.
 import { h } from './dom.js';
-import { BOOK, MAX_WORDS, MAX_D_IN, zeros } from '../state.js';
+import { SETTINGS, MAX_WORDS, zeros, opening, controlId, readControl, problemWith, settingValue, inUse, validateSettings, parseNumber } from '../state.js';
 import { inputsLines } from '../python.js';
 
-const MAX_WORD = 48;
-const D_IN_MESSAGE = `d_in must be a whole number from 1 to ${MAX_D_IN}.`;
-const LIMITS = { d_out: [1, 64], heads: [1, 16], d_in: [1, MAX_D_IN], context_length: [1, 1024] };
-const SOURCE_NAMES = { typed: 'typed here: torch.tensor([...])', rand: 'drawn: torch.rand(n, d_in)', randn: 'drawn: torch.randn(n, d_in)' };
+/** A step's `controls` keys -> the input that sets each, and how the page names it. */
+export const CONTROLS = Object.fromEntries(
+  Object.entries(SETTINGS).map(([key, setting]) => [key, { id: controlId(key), name: setting.name, tag: setting.tag ?? key }]),
+);
 
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
-const INTEGER = /^[+-]?\d+$/;
-
-function parseNumber(text) {
-  const t = String(text).trim().replace(/^\u2212/, '-');
-  return NUMBER.test(t) ? Number(t) : NaN;
-}
-
-/** A step's `controls` keys -> the input that sets each, and a short name for it. */
-export const CONTROLS = {
-  tokens: { id: 'token-0', name: 'the words', tag: 'inputs' },
-  embeddings: { id: 'x-0-0', name: 'the embeddings', tag: 'inputs' },
-  inputs: { id: 'inputs-from', name: 'where the embeddings come from', tag: 'inputs' },
-  context_length: { id: 'context_length', name: 'context_length', tag: 'context_length' },
-  seed: { id: 'seed', name: 'seed', tag: 'seed' },
-  seedV2: { id: 'seedV2', name: 'seed v2', tag: 'seedV2' },
-  d_out: { id: 'd_out', name: 'd_out', tag: 'd_out' },
-  heads: { id: 'heads', name: 'heads', tag: 'heads' },
-  p: { id: 'p', name: 'dropout p', tag: 'p' },
-  qkv_bias: { id: 'qkv_bias', name: 'qkv_bias', tag: 'qkv_bias' },
-  profile: { id: 'profile', name: 'random numbers', tag: 'profile' },
-};
+// The settings with a control of their own (the words and their numbers are the inputs table's).
+const FIELDS = Object.keys(SETTINGS).filter((key) => !['words', 'numbers'].includes(SETTINGS[key].kind));
 
 const tag = (key) => h('span', { class: 'relevant-tag', 'data-tag-for': key, hidden: true }, 'this step');
 
-// ---------------------------------------------------------------- validation (shared by the form and links)
-
-const wordOf = (s, i) => (typeof s.tokens[i] === 'string' && s.tokens[i].trim()) || `word ${i + 1}`;
-
-/** Problems with settings, as { fieldId: message }; empty when they can be computed. */
-export function validateSettings(s) {
-  const errors = {};
-  if (s.tokens.length < 1 || s.tokens.length > MAX_WORDS) errors['inputs-count'] = `The sentence needs 1 to ${MAX_WORDS} words.`;
-  const d = s.embeddings[0]?.length ?? 0;
-  if (!inRange(d, LIMITS.d_in)) errors.d_in = D_IN_MESSAGE;
-  if (s.inputs !== 'typed' && !Number.isSafeInteger(s.inputSeed)) errors.inputSeed = 'The seed for the embeddings must be a whole number (like 123).';
-  if (s.context_length !== null) {
-    const [lo, hi] = LIMITS.context_length;
-    if (!Number.isInteger(s.context_length) || s.context_length < lo || s.context_length > hi) {
-      errors.context_length = `context_length must be empty (the number of words) or a whole number from ${lo} to ${hi}.`;
-    }
-  }
-  s.tokens.forEach((word, i) => {
-    if (typeof word !== 'string' || word.trim() === '') errors[`token-${i}`] = `Word ${i + 1} is empty: type a word.`;
-    else if (word.length > MAX_WORD) errors[`token-${i}`] = `Word ${i + 1} is longer than ${MAX_WORD} characters.`;
-  });
-  if (s.inputs === 'typed') s.embeddings.forEach((row, i) =>
-    row.forEach((v, j) => {
-      if (!Number.isFinite(v)) errors[`x-${i}-${j}`] = `The embedding of “${wordOf(s, i)}”, d${j}, is not a number.`;
-    }),
-  );
-  for (const key of ['seed', 'seedV2']) {
-    const v = s[key];
-    if (!Number.isSafeInteger(v)) errors[key] = `${key === 'seed' ? 'Seed' : 'Seed v2'} must be a whole number (like ${BOOK[key]}).`;
-  }
-  for (const key of ['d_out', 'heads']) {
-    const [lo, hi] = LIMITS[key];
-    const v = s[key];
-    if (!Number.isInteger(v) || v < lo || v > hi) {
-      errors[key] = `${key === 'd_out' ? 'd_out' : 'The number of heads'} must be a whole number from ${lo} to ${hi}.`;
-    }
-  }
-  if (!Number.isFinite(s.p) || s.p < 0 || s.p >= 1) errors.p = 'Dropout p must be a number from 0 up to (not including) 1, like 0.5.';
-  return errors;
-}
-
 /** The settings the form describes, and what is wrong with them. */
 export function readSettings(container) {
+  const read = (key) => {
+    const input = container.querySelector(`#${controlId(key)}`);
+    return readControl(key, input.type === 'checkbox' ? input.checked : input.value);
+  };
+  const settings = Object.fromEntries(FIELDS.filter((key) => !SETTINGS[key].get).map((key) => [key, read(key)]));
   const value = (id) => container.querySelector(`#${id}`).value;
-  const integer = (id) => {
-    const t = value(id).trim().replace(/^\u2212/, '-');
-    return INTEGER.test(t) ? Number(t) : NaN;
-  };
   const { n, d } = tableShape(container);
-  const typedD = integer('d_in');
-  const inputs = value('inputs-from');
-  const settings = {
-    tokens: Array.from({ length: n }, (_, i) => value(`token-${i}`).trim()),
-    // the table's numbers; a new d_in pads with zeros or drops the last columns (drawn ones are drawn anew)
-    embeddings: inputs === 'typed'
-      ? Array.from({ length: n }, (_, i) => Array.from({ length: inRange(typedD, LIMITS.d_in) ? typedD : d }, (__, j) => (j < d ? parseNumber(value(`x-${i}-${j}`)) : 0)))
-      : zeros(n, inRange(typedD, LIMITS.d_in) ? typedD : d),
-    inputs,
-    inputSeed: integer('inputSeed'),
-    context_length: value('context_length').trim() === '' ? null : integer('context_length'),
-    seed: integer('seed'),
-    seedV2: integer('seedV2'),
-    profile: value('profile') === 'mkl' ? 'mkl' : 'default',
-    p: parseNumber(value('p')),
-    d_out: integer('d_out'),
-    heads: integer('heads'),
-    qkv_bias: container.querySelector('#qkv_bias').checked,
-  };
+  const typedD = read('d_in');
+  const widthProblem = problemWith('d_in', typedD);
+  const width = widthProblem ? d : typedD;
+  settings.tokens = Array.from({ length: n }, (_, i) => value(`token-${i}`).trim());
+  // the table's numbers; a new d_in pads with zeros or drops the last columns (drawn ones are drawn anew)
+  settings.embeddings = settings.inputs === 'typed'
+    ? Array.from({ length: n }, (_, i) => Array.from({ length: width }, (__, j) => (j < d ? parseNumber(value(`x-${i}-${j}`)) : 0)))
+    : zeros(n, width);
   const errors = validateSettings(settings);
-  if (!inRange(typedD, LIMITS.d_in)) errors.d_in = D_IN_MESSAGE; // what was typed, not the width kept
+  if (widthProblem) errors.d_in = widthProblem; // what was typed, not the width kept
   return { settings, errors };
 }
 
 const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
-
-const inRange = (v, [lo, hi]) => Number.isInteger(v) && v >= lo && v <= hi;
 
 /** The words and numbers per word the inputs table has now. */
 function tableShape(container) {
@@ -121,13 +49,29 @@ function tableShape(container) {
 
 // ---------------------------------------------------------------- the form
 
-function field(id, label, hint, attrs = {}) {
+/** A setting's control as the schema describes it: a text field, a choice or a checkbox, with its label and hint. */
+function control(key, attrs = {}) {
+  const setting = SETTINGS[key];
+  const id = controlId(key);
+  const label = h('label', { for: id }, setting.label ?? opening(setting.name));
+  const ownTag = setting.tag ? null : tag(id); // a shared tag sits on the fieldset's legend
+  const hintText = typeof setting.hint === 'function' ? setting.hint(setting) : setting.hint;
+  const hint = hintText ? h('p', { class: 'field-hint', id: `${id}-hint` }, hintText) : null;
+  const describedBy = hint ? { 'aria-describedby': `${id}-hint` } : {};
+  if (setting.kind === 'flag') {
+    return h('div', { class: 'field field-check' }, h('input', { id, name: id, type: 'checkbox', ...describedBy }), h('div', { class: 'field-head' }, label, ownTag), hint);
+  }
+  if (setting.kind === 'choice') {
+    const options = Object.entries(setting.options).map(([v, text]) => h('option', { value: v }, text));
+    return h('div', { class: 'field' }, h('div', { class: 'field-head' }, label, ownTag), h('select', { id, name: id, ...describedBy }, ...options), hint);
+  }
+  const inputmode = setting.kind === 'probability' ? 'decimal' : 'numeric';
   return h(
     'div',
     { class: 'field' },
-    h('div', { class: 'field-head' }, h('label', { for: id }, label), tag(id)),
-    h('input', { id, name: id, type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': `${id}-hint`, ...attrs }),
-    h('p', { class: 'field-hint', id: `${id}-hint` }, hint),
+    h('div', { class: 'field-head' }, label, ownTag),
+    h('input', { id, name: id, type: 'text', autocomplete: 'off', spellcheck: 'false', ...describedBy, inputmode, ...attrs }),
+    hint,
     h('p', { class: 'field-error', id: `${id}-error`, hidden: true }),
   );
 }
@@ -198,71 +142,27 @@ export function removeWord(container, i) {
 }
 
 function build(container) {
+  const fieldset = (legend, ...children) => h('fieldset', {}, h('legend', {}, ...legend), ...children);
+  const short = { class: 'short-input' };
   const form = h(
     'form',
     { class: 'settings-form', novalidate: true, 'aria-labelledby': 'settings-title' },
     h('div', { class: 'settings-top' },
       h('h2', { class: 'panel-title', id: 'settings-title' }, 'Settings'),
-      // shown where the settings are a drawer over the step (main.js)
+      // shown where the settings are a drawer over the step (app/drawer.js)
       h('button', { type: 'button', class: 'button small', id: 'close-settings' }, 'Done')),
     h('p', { class: 'settings-status', id: 'settings-status', role: 'status' }),
-    h(
-      'fieldset',
-      {},
-      h('legend', {}, 'The input sentence', tag('inputs')),
+    fieldset(
+      ['The input sentence', tag('inputs')],
       h('p', { class: 'field-hint' }, `1 to ${MAX_WORDS} words, each with an embedding of d_in numbers.`),
-      h(
-        'div',
-        { class: 'field-row' },
-        h(
-          'div',
-          { class: 'field' },
-          h('div', { class: 'field-head' }, h('label', { for: 'inputs-from' }, 'Embeddings')),
-          h('select', { id: 'inputs-from', name: 'inputs-from' }, ...Object.entries(SOURCE_NAMES).map(([v, text]) => h('option', { value: v }, text))),
-        ),
-        field('d_in', 'd_in', `numbers per word (1–${MAX_D_IN})`, { inputmode: 'numeric', class: 'short-input' }),
-        field('inputSeed', 'Seed', 'torch.manual_seed before the draw', { inputmode: 'numeric', class: 'short-input' }),
-      ),
+      h('div', { class: 'field-row' }, control('inputs'), control('d_in', short), control('inputSeed', short)),
       h('p', { class: 'drawn-code', id: 'drawn-code' }),
       h('div', { class: 'inputs-box' }),
       h('p', { class: 'settings-actions' }, h('button', { type: 'button', class: 'button small', id: 'add-word' }, '+ Add a word')),
       h('p', { class: 'field-error', id: 'inputs-error', hidden: true }),
     ),
-    h(
-      'fieldset',
-      {},
-      h('legend', {}, 'Trainable weights'),
-      field('seed', 'Seed', 'torch.manual_seed for W_query, W_key, W_value, the classes of 3.4.2 and 3.5.3–3.6, and dropout', { inputmode: 'numeric' }),
-      field('seedV2', 'Seed for SelfAttention_v2', 'torch.manual_seed for SelfAttention_v2 and the causal mask of 3.5.1', { inputmode: 'numeric' }),
-      field('d_out', 'd_out', 'the size of each query, key and value vector (1–64)', { inputmode: 'numeric' }),
-      h(
-        'div',
-        { class: 'field field-check' },
-        h('input', { id: 'qkv_bias', name: 'qkv_bias', type: 'checkbox', 'aria-describedby': 'qkv_bias-hint' }),
-        h('div', { class: 'field-head' }, h('label', { for: 'qkv_bias' }, 'qkv_bias'), tag('qkv_bias')),
-        h('p', { class: 'field-hint', id: 'qkv_bias-hint' }, 'nn.Linear layers with a bias term'),
-      ),
-    ),
-    h(
-      'fieldset',
-      {},
-      h('legend', {}, 'Dropout and heads'),
-      field('p', 'Dropout p', 'the share of weights dropout zeroes, from 0 up to 1', { inputmode: 'decimal' }),
-      h(
-        'div',
-        { class: 'field' },
-        h('div', { class: 'field-head' }, h('label', { for: 'profile' }, 'Random numbers'), tag('profile')),
-        h(
-          'select',
-          { id: 'profile', name: 'profile', 'aria-describedby': 'profile-hint' },
-          h('option', { value: 'default' }, 'the book (default PyTorch)'),
-          h('option', { value: 'mkl' }, 'PyTorch built with Intel MKL'),
-        ),
-        h('p', { class: 'field-hint', id: 'profile-hint' }, 'PyTorch builds draw dropout masks differently; the book used the default one.'),
-      ),
-      field('heads', 'Number of heads', 'for multi-head attention (1–16); must divide d_out in 3.6.2', { inputmode: 'numeric' }),
-      field('context_length', 'context_length', 'the most tokens CausalAttention and the multi-head modules take; empty: the number of words, as batch.shape[1] in the book', { inputmode: 'numeric' }),
-    ),
+    fieldset(['Trainable weights'], ...['seed', 'seedV2', 'd_out', 'qkv_bias'].map((key) => control(key))),
+    fieldset(['Dropout and heads'], ...['p', 'profile', 'heads', 'context_length'].map((key) => control(key))),
     h('p', { class: 'settings-actions' }, h('button', { id: 'reset', type: 'button', class: 'button' }, 'Reset to the book')),
   );
   form.addEventListener('submit', (e) => e.preventDefault());
@@ -309,14 +209,13 @@ export function renderSettings(container, view) {
     s.embeddings.forEach((row, i) => row.forEach((v, j) => set(`x-${i}-${j}`, v.toFixed(2))));
   }
   if (view.writeValues) {
-    for (const key of ['seed', 'seedV2', 'd_out', 'heads', 'p', 'inputSeed']) set(key, s[key]);
-    set('context_length', s.context_length ?? '');
-    set('d_in', d);
-    form.querySelector('#qkv_bias').checked = Boolean(s.qkv_bias);
-    form.querySelector('#profile').value = s.profile;
-    form.querySelector('#inputs-from').value = s.inputs;
+    for (const key of FIELDS) {
+      const input = form.querySelector(`#${controlId(key)}`);
+      if (input.type === 'checkbox') input.checked = settingValue(key, s);
+      else set(input.id, settingValue(key, s) ?? '');
+    }
   }
-  form.querySelector('#inputSeed').closest('.field').hidden = !drawn;
+  for (const key of FIELDS) form.querySelector(`#${controlId(key)}`).closest('.field').hidden = !inUse(key, s);
   const drawnCode = form.querySelector('#drawn-code');
   drawnCode.hidden = !drawn;
   drawnCode.replaceChildren(drawn ? h('code', {}, inputsLines(s).join('; ')) : '');
