@@ -2,13 +2,14 @@
 // tensor op computed by the core), outputs shown as Jupyter shows them, the notebook kept in the URL.
 import { loadNotebook } from '../../notebook/index.js';
 import { notebookHash, readNotebookHash } from './share.js';
-import { BOOK_TOKENS, BOOK_EMBEDDINGS } from '../book.js';
+import { BOOK_TOKENS } from '../book.js';
+import { inputsLines } from '../python.js';
+import { bookSettings } from '../state.js';
 
 const STORAGE_KEY = 'attention-lab.notebook';
 // The first cells of a new notebook: the book's sentence (book/chapter3.json) and its attention weights.
-const decimals = (v) => v.toFixed(2);
 const STARTER = [
-  `import torch\n\ninputs = torch.tensor([\n${BOOK_EMBEDDINGS.map((row, i) => `    [${row.map(decimals).join(', ')}],  # ${BOOK_TOKENS[i]}`).join('\n')}\n])\ninputs.shape`,
+  ['import torch', '', ...inputsLines(bookSettings()), 'inputs.shape'].join('\n'),
   'attn_scores = inputs @ inputs.T\nattn_weights = torch.softmax(attn_scores, dim=-1)\n' +
     `print(attn_weights)\nfor i, w in enumerate(attn_weights[1]):\n    print(f"${BOOK_TOKENS[1]} -> word {i}: {w:.4f}")`,
 ];

@@ -131,8 +131,8 @@ export function renderStep(step, view) {
   }
   if (Array.isArray(step.mistakes)) append(article, renderMistakes(step.mistakes, results, settings, view.openMistakes ?? new Set()));
   if (step.equivalence) append(article, renderEquivalence(step.equivalence, results));
-  if (step.layout && results[step.layout]) {
-    append(article, renderLayout(results[step.layout].value, { view: 'mha_queries_split', storage: 'mha_queries', viewLabel: 'split', storageLabel: 'queries', words: settings.tokens }));
+  if (step.layout && results[step.layout.fact]) {
+    append(article, renderLayout(results[step.layout.fact].value, { ...step.layout, words: settings.tokens }));
   }
 
 

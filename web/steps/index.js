@@ -14,7 +14,8 @@
 //              switches showing a learner's mistake beside the right result (render/mistake.js)
 //   equivalence optional { title, left, right, same, differ }: two ways the chapter says give one result, both
 //              computed live and compared bit for bit (render/equivalence.js)
-//   layout     optional name of a layout fact (mha_layout): the view/transpose explorer (render/layout.js)
+//   layout     optional { fact, view, storage, viewLabel, storageLabel }: the view/transpose explorer
+//              (render/layout.js) of the layout fact `fact` (mha_layout), the view and the tensor it reads
 //   query      true on the steps that follow one query token, x(2) (x(1) when there is a single word)
 // title, prose (or any of its paragraphs) and formula may be functions of the settings where they name sizes
 // ("six tokens"): steps/words.js resolveStep() writes them for the current settings.

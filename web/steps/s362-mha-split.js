@@ -29,7 +29,8 @@ export default {
   ],
   highlight: [4, 6, 7],
   show: ['mha_queries', 'mha_queries_split'],
-  layout: 'mha_layout',
+  // the view/transpose explorer: the layout fact, the split view and the tensor whose storage it reads
+  layout: { fact: 'mha_layout', view: 'mha_queries_split', storage: 'mha_queries', viewLabel: 'split', storageLabel: 'queries' },
   controls: ['d_out', 'heads', 'seed', 'qkv_bias'],
   note: (r) =>
     `queries: [${r.mha_queries.shape.join(', ')}] → view and transpose → [${r.mha_queries_split.shape.join(', ')}].`,
