@@ -36,18 +36,13 @@ function highlight(line) {
 export function shownCode(step, settings) {
   const lines = stepLines(step, settings).flatMap((entry) =>
     entry.definition && entry.home !== step.id
-      ? [`# ${entry.lines[0]}  (the whole class: ${homeTitle(entry.home, settings)})`]
+      ? [`# class ${entry.definition}: in full on step ${STEPS.findIndex((s) => s.id === entry.home) + 1}`]
       : programLines(entry),
   );
   while (lines.at(-1) === '') lines.pop();
   const highlight = step.highlight === 'all' ? lines.map((_, i) => i) : step.highlight ?? [];
   return { lines, highlight };
 }
-
-const homeTitle = (id, settings) => {
-  const home = STEPS.find((s) => s.id === id);
-  return `the step “${typeof home.title === 'function' ? home.title(settings) : home.title}”`;
-};
 
 /**
  * @param {string[] | string} code    the step's lines
