@@ -4,7 +4,12 @@
 //   title      a short heading
 //   prose      paragraphs of plain text written for this page; `backticks` mark code
 //   formula    optional KaTeX source
-//   code       the PyTorch lines this step runs; highlight lists the 0-based lines being executed
+//   code       the PyTorch this step runs, with the settings written in: (settings) -> lines, or the lines.
+//              The one copy of the chapter's Python: the page shows it and the notebook's cells and the
+//              "Copy as PyTorch" scripts are made of it (web/python.js: printOf(result, expr) prints each
+//              result in `show`, in order; definition() writes a class that several steps use once)
+//   highlight  the 0-based lines of code being executed, or 'all'
+//   printsOneOf optional result names of which one PyTorch prints only one (its own build's dropout mask)
 //   show       names of results from computeChapter() (web/chapter/), drawn in this order
 //   view       optional extra picture: 'embeddings' (bars per token), 'context' (inputs beside context) or
 //              'overview' (where attention sits in a GPT-style model)
