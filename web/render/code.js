@@ -45,13 +45,12 @@ export function shownCode(step, settings) {
 }
 
 /**
- * @param {string[] | string} code    the step's lines
- * @param {number[]} [active]         0-based lines executed by this step
+ * @param {string[]} lines     the step's lines as shown (shownCode)
+ * @param {number[]} active    0-based lines executed by this step
  */
-export function renderCode(code, active = []) {
-  const lines = Array.isArray(code) ? code : typeof code === 'string' ? code.split('\n') : [];
+export function renderCode(lines, active) {
   if (lines.length === 0) return null;
-  const on = new Set(active ?? []);
+  const on = new Set(active);
   const codeEl = h('code', {});
   lines.forEach((line, i) => {
     const hot = on.has(i);

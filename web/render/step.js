@@ -1,6 +1,8 @@
 // One step of the walk-through, drawn from its data (web/steps/*.js) and the results of computeChapter():
-// heading, prose, formula, code, the optional compact view, each shown result, the step's note and a
-// legend for the marks in use. Pure: (step, view) in, an <article> out.
+// heading, first paragraph, each shown result with a legend for the marks in use, the optional picture, the
+// note, the "What if…" mistakes, the equivalence and layout panels, formula, code, the rest of the prose, the
+// recap, the notebook link with "Copy as PyTorch" and the "Try it" chips. (step, view) in, an <article> out;
+// its only effects are its own buttons' handlers and the notebook link's hash, filled in when it is made.
 import { append, h, inlineCode } from './dom.js';
 import { renderFormula } from './formula.js';
 import { shownCode, renderCode } from './code.js';
