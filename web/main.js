@@ -1,6 +1,8 @@
-// The page: loads the WebAssembly PyTorch port, keeps the one state object (which step, which settings,
-// the results computed from them) in step with the URL hash, and redraws the step, the contents and the
-// settings panel from it. Every number on the page comes from computeChapter(torch, settings).
+// The page: keeps the one state object (which step, which settings, the results computed from them) in step
+// with the URL hash, redraws the step, the contents and the settings panel from it, and wires the page's
+// events to it. Every number on the page comes from computeChapter(torch, settings). Its other concerns are
+// modules of app/: starting (start.js), the history (history.js), the settings drawer (drawer.js) and
+// outlining what an edit changed (highlight.js).
 import { parseHash, formatHash, isBook, bookSettings, sameSettings, repairSettings, changedNames, BOOK } from './state.js';
 import { renderStep, fitLedes } from './render/step.js';
 import { resolveStep } from './steps/words.js';
@@ -8,10 +10,13 @@ import { renderToc, renderHere } from './render/toc.js';
 import { renderSettings, readSettings, addWord, removeWord, CONTROLS } from './render/settings.js';
 import { installTakeApart } from './render/takeapart.js';
 import { typesetPending } from './render/formula.js';
-import { h, showStartFailure } from './render/dom.js';
-import { loadAttention } from '../wasm/index.js';
+import { h } from './render/dom.js';
 import * as chapter from './chapter/index.js';
-import { STEPS as ALL_STEPS } from './steps/index.js';
+import { STEPS } from './steps/index.js';
+import { loadCore, loadKatex } from './app/start.js';
+import { writeHash, writeEdit, endEdit } from './app/history.js';
+import { installDrawer } from './app/drawer.js';
+import { shownValues, showUpdated, scrollBehavior } from './app/highlight.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -42,15 +47,10 @@ const state = {
   openMistakes: new Set(), // the "What if…" switches that are on
 };
 
-// One history entry per settings edit: its first keystroke pushes an entry, the next ones (until the field
-// is left or the choice made, the 'change' event) replace it. So Back undoes a whole edit, and Previous /
-// Next move between steps with the settings as they are.
-let editing = false;
-
 let torch = null;
-let STEPS = [];
 let katex; // undefined while KaTeX loads (formulas wait), null if it failed (formulas shown as TeX)
 let takeApart = null;
+let drawer = null;
 
 // ---------------------------------------------------------------- start
 
@@ -58,16 +58,8 @@ boot();
 
 async function boot() {
   // The page's scripts are one bundle; the WebAssembly starts loading at once, KaTeX once the numbers are shown.
-  try {
-    torch = await loadAttention();
-  } catch (error) {
-    return fatal('The WebAssembly module could not be loaded, so nothing can be computed.', error);
-  }
-  performance.mark('page:loaded');
-  STEPS = Array.isArray(ALL_STEPS) ? ALL_STEPS.filter((s) => s && s.id) : [];
-  if (STEPS.length === 0) return fatal('There are no steps to show (web/steps/index.js lists none).');
-  els.backend.textContent = torch.backend === 'wasm-simd128' ? 'WebAssembly · SIMD' : 'WebAssembly';
-
+  torch = await loadCore({ step: els.step, nav: [els.prev, els.next], backend: els.backend });
+  if (!torch) return;
   takeApart = installTakeApart(els.step, els.panel, (name) => state.results?.[name]);
   wireEvents();
   fromLocation({ initial: true });
@@ -75,14 +67,9 @@ async function boot() {
   document.documentElement.dataset.ready = 'true';
   els.step.removeAttribute('aria-busy');
 
-  katex = await import('./render/katex.js').then((m) => m.default, () => null);
+  katex = await loadKatex();
   typesetPending(els.step, katex);
   makeScrollersReachable();
-}
-
-function fatal(message, error) {
-  showStartFailure(els.step, 'The page could not start', message, error);
-  for (const b of [els.prev, els.next]) b.disabled = true;
 }
 
 // ---------------------------------------------------------------- computing
@@ -120,7 +107,7 @@ function fromLocation({ initial = false } = {}) {
     const { settings, notice } = fromLink(parsed.settings);
     // Back / Forward (or a pasted link) brought other settings: say so, never change numbers silently.
     state.linkNotice = notice ?? (initial ? null : 'These are the settings of this point in the page’s history: Back and Forward undo and redo settings changes as well as steps.');
-    editing = false;
+    endEdit();
     let outcome = compute(settings);
     if (outcome.error && outcome.fields.length) {
       // A link whose combination a module rejects: the book's value for what it names, and why.
@@ -149,16 +136,14 @@ function fromLocation({ initial = false } = {}) {
   }
   state.step = id;
   // Canonical hash: an unknown step becomes the first, a repaired link shows what is really used.
-  const canonical = formatHash(id, state.settings);
-  if (location.hash !== canonical) history.replaceState(null, '', canonical);
+  writeHash(formatHash(id, state.settings), { replace: true });
   render({ writeForm: !unchangedSettings });
   if (!initial && stepChanged) window.scrollTo({ top: 0 });
 }
 
 function navigate(id, { focusHeading = false } = {}) {
   if (stepIndex(id) < 0) return;
-  const hash = formatHash(id, state.settings);
-  if (location.hash !== hash) history.pushState(null, '', hash);
+  writeHash(formatHash(id, state.settings));
   const changed = id !== state.step;
   state.step = id;
   state.linkNotice = null;
@@ -217,8 +202,8 @@ function render({ writeForm }) {
     isBook: book,
     changed: changedNames(state.settings),
     computeError: state.computeError,
-    computeFields: state.computeFields ?? [],
-    relevant: Array.isArray(step.controls) ? step.controls : [],
+    computeFields: state.computeFields,
+    relevant: step.controls ?? [],
     bookMarks: {
       match: article.querySelectorAll('[data-book="match"]').length,
       differs: article.querySelectorAll('[data-book="differs"]').length,
@@ -311,22 +296,12 @@ function wireEvents() {
     const control = chip && CONTROLS[chip.dataset.control];
     const input = control && els.settings.querySelector(`#${control.id}`);
     if (!input) return;
-    if (settingsAreDrawer()) openDrawer(chip, input);
-    input.scrollIntoView({ block: 'center', behavior: motion() });
+    if (drawer.isDrawer()) drawer.open(chip, input);
+    input.scrollIntoView({ block: 'center', behavior: scrollBehavior() });
     input.focus({ preventScroll: true });
   });
 
-  $('open-settings').addEventListener('click', (e) => (drawerOpen() ? closeDrawer() : openDrawer(e.currentTarget)));
-  els.settings.addEventListener('click', (e) => {
-    if (e.target instanceof Element && e.target.closest('#close-settings')) closeDrawer();
-  });
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && drawerOpen()) {
-      e.preventDefault();
-      closeDrawer();
-    }
-  });
-  matchMedia(DRAWER).addEventListener('change', () => closeDrawer({ restoreFocus: false }));
+  drawer = installDrawer(els.settings, $('open-settings'));
 
   els.settings.addEventListener('input', onSettingsInput);
   els.settings.addEventListener('change', onSettingsInput);
@@ -348,47 +323,18 @@ function wireEvents() {
     [$('jump-settings'), () => els.settings.querySelector('#settings-title')],
     [$('skip'), () => els.step.querySelector('#step-title')],
   ]) {
-    button?.addEventListener('click', () => {
-      if (button.id === 'jump-settings' && settingsAreDrawer()) return openDrawer(button);
+    button.addEventListener('click', () => {
+      if (button.id === 'jump-settings' && drawer.isDrawer()) return drawer.open(button);
       const el = target();
       if (!el) return;
       el.setAttribute('tabindex', '-1');
       el.focus({ preventScroll: true });
-      el.scrollIntoView({ block: 'start', behavior: motion() });
+      el.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
     });
   }
 }
 
-const motion = () => (window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
-
-// ---------------------------------------------------------------- the settings drawer
-
-// Where the layout has no settings column (phones, tablets), the settings open as a drawer over the lower part
-// of the screen, so that the step's numbers stay in sight above it while they are edited (styles.css).
-const DRAWER = '(max-width: 74.99rem)';
-const settingsAreDrawer = () => matchMedia(DRAWER).matches;
-const drawerOpen = () => document.documentElement.classList.contains('settings-open');
-let drawerOpener = null;
-
-function openDrawer(opener, focusTarget = null) {
-  drawerOpener = opener;
-  document.documentElement.classList.add('settings-open');
-  $('open-settings').setAttribute('aria-expanded', 'true');
-  els.settings.setAttribute('role', 'dialog');
-  els.settings.setAttribute('aria-modal', 'false');
-  if (!focusTarget) els.settings.querySelector('#settings-title')?.setAttribute('tabindex', '-1');
-  (focusTarget ?? els.settings.querySelector('#settings-title'))?.focus({ preventScroll: true });
-}
-
-function closeDrawer({ restoreFocus = true } = {}) {
-  if (!drawerOpen()) return;
-  document.documentElement.classList.remove('settings-open');
-  $('open-settings').setAttribute('aria-expanded', 'false');
-  els.settings.removeAttribute('role');
-  els.settings.removeAttribute('aria-modal');
-  if (restoreFocus && drawerOpener?.isConnected) drawerOpener.focus({ preventScroll: true });
-  drawerOpener = null;
-}
+// ---------------------------------------------------------------- moving and editing
 
 function move(delta, { focusHeading = false } = {}) {
   const target = STEPS[stepIndex(state.step) + delta];
@@ -406,7 +352,7 @@ function onSettingsInput(event) {
     // 'input' and 'change' both arrive for one edit: compute once per new set of settings.
     const unchanged = !state.computeError && sameSettings(settings, state.settings);
     if (unchanged) {
-      if (committed) editing = false;
+      if (committed) endEdit();
       if (hadErrors) render({ writeForm: false });
       return;
     }
@@ -420,49 +366,14 @@ function onSettingsInput(event) {
       state.computeError = null;
       state.computeFields = [];
       state.linkNotice = null;
-      const hash = formatHash(state.step, settings);
-      if (editing) history.replaceState(null, '', hash);
-      else history.pushState(null, '', hash);
-      editing = !committed;
+      writeEdit(formatHash(state.step, settings), { committed });
     }
   } else if (committed) {
-    editing = false;
+    endEdit();
   }
-  const before = shownValues();
+  const before = shownValues(els.step);
   render({ writeForm: false });
-  showUpdated(before);
-}
-
-/** The values of the step's tensors as shown: name -> data-values text. */
-function shownValues() {
-  return new Map([...els.step.querySelectorAll('[data-tensor]')].map((el) => [el.dataset.tensor, el.dataset.values]));
-}
-
-/**
- * After an edit: the tensors whose numbers changed are briefly marked; where the settings sit beside the step
- * (a wide screen) or in the open drawer, the first of them is scrolled into view if it is not in view already.
- */
-function showUpdated(before) {
-  const changed = [...els.step.querySelectorAll('[data-tensor]')].filter(
-    (el) => before.has(el.dataset.tensor) && before.get(el.dataset.tensor) !== el.dataset.values,
-  );
-  for (const el of changed) {
-    el.classList.remove('is-updated');
-    void el.offsetWidth; // restart the animation
-    el.classList.add('is-updated');
-  }
-  const first = changed.find((el) => el.getClientRects().length > 0);
-  if (!first) return;
-  const rect = first.getBoundingClientRect();
-  if (drawerOpen()) {
-    // the drawer covers the lower part: the result goes to the top of the screen, above it
-    const drawerTop = els.settings.getBoundingClientRect().top;
-    if (rect.top < 0 || rect.top > drawerTop - 60) first.scrollIntoView({ block: 'start', behavior: motion() });
-    return;
-  }
-  const besideStep = els.settings.getBoundingClientRect().left >= els.step.getBoundingClientRect().right;
-  const bottom = els.prev.closest('.step-nav')?.getBoundingClientRect().top ?? innerHeight;
-  if (besideStep && (rect.top > bottom - 80 || rect.bottom < 0)) first.scrollIntoView({ block: 'nearest', behavior: motion() });
+  showUpdated(before, { step: els.step, settings: els.settings, nav: els.prev.closest('.step-nav'), drawerOpen: drawer.isOpen() });
 }
 
 function resetToBook() {
@@ -472,8 +383,8 @@ function resetToBook() {
   state.computeError = null;
   state.computeFields = [];
   state.linkNotice = null;
-  editing = false;
-  history.pushState(null, '', formatHash(state.step, state.settings));
+  endEdit();
+  writeHash(formatHash(state.step, state.settings));
   render({ writeForm: true });
   announce('Settings reset to the book’s.');
 }

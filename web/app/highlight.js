@@ -1,0 +1,39 @@
+// After an edit: the tensors whose numbers changed are briefly outlined, and the first of them is brought into
+// view where the settings leave the step in sight (beside it on a wide screen, or above the open drawer).
+
+/** How to scroll: at once for readers who asked for reduced motion. */
+export const scrollBehavior = () => (window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+
+/** The values of the step's tensors as shown: name -> data-values text. */
+export function shownValues(step) {
+  return new Map([...step.querySelectorAll('[data-tensor]')].map((el) => [el.dataset.tensor, el.dataset.values]));
+}
+
+/**
+ * Marks the tensors whose values differ from `before` (shownValues() before the edit) and scrolls the first
+ * into view if it is not in view already.
+ * @param {{ step: HTMLElement, settings: HTMLElement, nav: HTMLElement, drawerOpen: boolean }} page
+ *        nav: the step bar at the foot of the screen
+ */
+export function showUpdated(before, { step, settings, nav, drawerOpen }) {
+  const changed = [...step.querySelectorAll('[data-tensor]')].filter(
+    (el) => before.has(el.dataset.tensor) && before.get(el.dataset.tensor) !== el.dataset.values,
+  );
+  for (const el of changed) {
+    el.classList.remove('is-updated');
+    void el.offsetWidth; // restart the animation
+    el.classList.add('is-updated');
+  }
+  const first = changed.find((el) => el.getClientRects().length > 0);
+  if (!first) return;
+  const rect = first.getBoundingClientRect();
+  if (drawerOpen) {
+    // the drawer covers the lower part: the result goes to the top of the screen, above it
+    const drawerTop = settings.getBoundingClientRect().top;
+    if (rect.top < 0 || rect.top > drawerTop - 60) first.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
+    return;
+  }
+  const besideStep = settings.getBoundingClientRect().left >= step.getBoundingClientRect().right;
+  const bottom = nav.getBoundingClientRect().top;
+  if (besideStep && (rect.top > bottom - 80 || rect.bottom < 0)) first.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
+}
