@@ -69,7 +69,10 @@ export const OPS = Object.freeze([
   op('matmul', BOTH, { args: [input, tensor('other')], notebook: ['method', 'function'] }),
   op('dot', BOTH, { args: [input, tensor('other')], notebook: ['method', 'function'] }),
   op('softmax', BOTH, { args: [input, int('dim')], notebook: ['method'] }),
-  op('sum', BOTH, { args: [input, int('dim', { absent: 'sumAll' }), bool('keepdim', { default: false })], core: 'sumDim' }),
+  op('sum', BOTH, {
+    args: [input, int('dim', { absent: 'sumAll' }), bool('keepdim', { default: false })], core: 'sumDim',
+    notebook: ['function'],
+  }),
   binary('add', { notebook: ['function'] }),
   binary('sub'),
   binary('mul'),

@@ -8,7 +8,7 @@ import numbers
 
 from . import _core
 from ._core import api, call
-from ._tensor import Size, Tensor, _GradMode, _sizes, bool_, dtype, float32, wrap
+from ._tensor import FUNCTIONS, Size, Tensor, _GradMode, _sizes, bool_, dtype, float32, wrap
 
 __version__ = "1.13.0"
 
@@ -175,68 +175,21 @@ def _input(value, op):
     return value
 
 
-def softmax(input, dim, dtype=None):
+def _function(name):
+    """torch.<name>(input, ...) as PyTorch has it: input.<name>(...)."""
+    def function(input, *args, **kwargs):
+        return getattr(_input(input, name), name)(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+# The table's ops that PyTorch also has as torch functions (matmul, triu, masked_fill, ...).
+globals().update({name: _function(name) for name in FUNCTIONS})
+
+
+def softmax(input, dim, dtype=None):  # the table's softmax, with the dtype keyword PyTorch's function takes
     return _input(input, "softmax").softmax(dim)
-
-
-def dot(input, other):
-    return _input(input, "dot").dot(other)
-
-
-def matmul(input, other):
-    return _input(input, "matmul").matmul(other)
-
-
-def exp(input):
-    return _input(input, "exp").exp()
-
-
-def sum(input, dim=None, keepdim=False):  # noqa: A001
-    return _input(input, "sum").sum(dim, keepdim)
-
-
-def triu(input, diagonal=0):
-    return _input(input, "triu").triu(diagonal)
-
-
-def tril(input, diagonal=0):
-    return _input(input, "tril").tril(diagonal)
-
-
-def transpose(input, dim0, dim1):
-    return _input(input, "transpose").transpose(dim0, dim1)
-
-
-def masked_fill(input, mask, value):
-    return _input(input, "masked_fill").masked_fill(mask, value)
-
-
-def neg(input):
-    return _input(input, "neg").neg()
-
-
-def reciprocal(input):
-    return _input(input, "reciprocal").reciprocal()
-
-
-def add(input, other):
-    return _input(input, "add").add(other)
-
-
-def sub(input, other):
-    return _input(input, "sub").sub(other)
-
-
-def mul(input, other):
-    return _input(input, "mul").mul(other)
-
-
-def div(input, other):
-    return _input(input, "div").div(other)
-
-
-def pow(input, exponent):  # noqa: A001
-    return _input(input, "pow").pow(exponent)
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):

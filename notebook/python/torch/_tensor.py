@@ -1,8 +1,10 @@
 """torch.Tensor over the core's tensors: operators, indexing, printing and the autograd flags, as PyTorch
 1.13 shows them. A Tensor holds one JavaScript tensor (`_t`); views share its storage there, so in-place
 changes through a view reach every tensor that shares it, as in PyTorch."""
+import inspect
 import math
 import numbers
+import re
 
 from . import _core
 from ._core import api, call
@@ -232,35 +234,8 @@ class Tensor:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
         return self.T
 
-    def transpose(self, dim0, dim1):
-        return wrap(call(self._t.transpose, dim0, dim1))
-
-    def view(self, *shape):
-        return wrap(call(self._t.view, *_sizes(shape, "view")))
-
-    def reshape(self, *shape):
-        return wrap(call(self._t.reshape, *_sizes(shape, "reshape")))
-
-    def flatten(self):
-        return wrap(call(self._t.flatten))
-
-    def unsqueeze(self, dim):
-        return wrap(call(self._t.unsqueeze, dim))
-
-    def contiguous(self):
-        return wrap(call(self._t.contiguous))
-
-    def clone(self):
-        return wrap(call(self._t.clone))
-
     def detach(self):
         return wrap(self._t.detach())
-
-    def bool(self):
-        return wrap(call(self._t.bool))
-
-    def float(self):
-        return wrap(call(self._t.float))
 
     def to(self, target):
         if target is float32:
@@ -327,22 +302,7 @@ class Tensor:
         if target.requiresGrad and not self._t.requiresGrad:
             self._t.requiresGrad_(True)
 
-    # ------------------------------------------------------------ math
-    def matmul(self, other):
-        if not isinstance(other, Tensor):
-            raise TypeError(f"matmul(): argument 'other' must be Tensor, not {type(other).__name__}")
-        return wrap(call(self._t.matmul, other._t))
-
-    __matmul__ = matmul
-
-    def dot(self, other):
-        if not isinstance(other, Tensor):
-            raise TypeError(f"dot(): argument 'tensor' must be Tensor, not {type(other).__name__}")
-        return wrap(call(self._t.dot, other._t))
-
-    def softmax(self, dim):
-        return wrap(call(self._t.softmax, dim))
-
+    # ------------------------------------------------------------ math (the table's ops are added below the class)
     def sum(self, dim=None, keepdim=False):
         if self.dtype is bool_:
             raise TypeError("sum() of a bool tensor counts into an int64 tensor in PyTorch, and this notebook's "
@@ -353,47 +313,12 @@ class Tensor:
             dim = dim[0]
         return wrap(call(self._t.sum, dim, bool(keepdim)))
 
-    def exp(self):
-        return wrap(call(self._t.exp))
-
     def add(self, other, alpha=1):
         if alpha != 1:
             raise RuntimeError("add(): alpha is not available here")
         return wrap(call(self._t.add, _js_operand(other, "add")))
 
-    def sub(self, other):
-        return wrap(call(self._t.sub, _js_operand(other, "sub")))
-
-    def mul(self, other):
-        return wrap(call(self._t.mul, _js_operand(other, "mul")))
-
-    def div(self, other):
-        return wrap(call(self._t.div, _js_operand(other, "div")))
-
-    def pow(self, exponent):
-        return wrap(call(self._t.pow, _js_operand(exponent, "pow")))
-
-    def neg(self):
-        return wrap(call(self._t.neg))
-
-    def reciprocal(self):
-        return wrap(call(self._t.reciprocal))
-
-    def masked_fill(self, mask, value):
-        return wrap(call(self._t.maskedFill, _mask(mask, "masked_fill"), _fill_value(value)))
-
-    def triu(self, diagonal=0):
-        return wrap(call(api.triu, self._t, diagonal))
-
-    def tril(self, diagonal=0):
-        return wrap(call(api.tril, self._t, diagonal))
-
     __add__ = add
-    __sub__ = sub
-    __mul__ = mul
-    __truediv__ = div
-    __pow__ = pow
-    __neg__ = neg
 
     def __radd__(self, other):
         return self.add(other)
@@ -441,28 +366,11 @@ class Tensor:
     ge = __ge__
 
     # ------------------------------------------------------------ in place: each returns self
-    def _in_place(self, op, *args):
-        call(getattr(self._t, op), *args)
-        return self
-
-    def add_(self, other):
-        return self._in_place("add_", _js_operand(other, "add_"))
-
-    __iadd__ = add_
-
-    def masked_fill_(self, mask, value):
-        return self._in_place("maskedFill_", _mask(mask, "masked_fill_"), _fill_value(value))
-
-    def zero_(self):
-        return self._in_place("zero_")
-
-    def fill_(self, value):
-        return self._in_place("fill_", _fill_value(value))
-
     def copy_(self, source):
         if not isinstance(source, Tensor):
             raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(source).__name__}")
-        return self._in_place("set", _core.to_js([]), source._t)
+        call(self._t.set, _core.to_js([]), source._t)
+        return self
 
 
 def _mask(mask, op):
@@ -484,3 +392,92 @@ def _fill_value(value):
     if isinstance(value, numbers.Real):
         return float(value)
     raise TypeError(f"the fill value must be a number, not {type(value).__name__}")
+
+
+# ---------------------------------------------------------------- the API's op table
+# The Tensor methods and torch functions that only take their arguments the way PyTorch does and call the core
+# are made from the JavaScript API's op table (wasm/api/ops.js, torch.ops), under PyTorch's names; the
+# methods above are the ones with more to them.
+OPS = api.ops.to_py()
+
+# PyTorch's names for the arguments the table names otherwise: they appear in PyTorch's messages and keywords.
+_PYTORCH_ARGUMENTS = {("dot", "other"): "tensor", ("pow", "other"): "exponent"}
+
+
+def pytorch_name(js_name):
+    """PyTorch's name for the API's: maskedFill_ is masked_fill_."""
+    return re.sub(r"[A-Z]", lambda m: "_" + m.group(0).lower(), js_name)
+
+
+def _argument(op, argument, value):
+    """One argument of op as the API takes it, refused the way PyTorch refuses it."""
+    kind, name = argument["kind"], argument["name"]
+    if kind == "tensor" and name == "mask":
+        return _mask(value, op)
+    if kind == "tensor":
+        if not isinstance(value, Tensor):
+            raise TypeError(f"{op}(): argument '{_PYTORCH_ARGUMENTS.get((op, name), name)}' must be Tensor, not "
+                            f"{type(value).__name__}")
+        return value._t
+    if kind == "operand":
+        return _js_operand(value, op)
+    if kind == "number":
+        return _fill_value(value)
+    if kind == "bool":
+        return bool(value)
+    return value  # an int, or a probability: the API checks it
+
+
+def _method(entry):
+    """The Tensor method an entry of the table makes: its arguments as PyTorch names them, then the API's op
+    (a Tensor method of the API, or a torch function given this tensor first)."""
+    op = pytorch_name(entry["name"])
+    arguments = entry["args"][1:]  # after the input: the tensor itself
+    parameters = [
+        inspect.Parameter(_PYTORCH_ARGUMENTS.get((op, a["name"]), a["name"]),
+                          inspect.Parameter.VAR_POSITIONAL if a["kind"] == "sizes" else
+                          inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                          default=a.get("default", inspect.Parameter.empty))
+        for a in arguments]
+    signature = inspect.Signature([inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD), *parameters])
+    on_tensor = "tensor" in entry["on"]
+    in_place = entry.get("returns") == "self"
+
+    def method(self, *args, **kwargs):
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError as error:  # a missing or unexpected argument, named as Python names it
+            raise TypeError(f"{op}(): {error}") from None
+        bound.apply_defaults()
+        js_args = []
+        for argument, parameter in zip(arguments, parameters):
+            value = bound.arguments[parameter.name]
+            if argument["kind"] == "sizes":
+                js_args.extend(_sizes(value, op))
+            else:
+                js_args.append(_argument(op, argument, value))
+        if on_tensor:
+            result = call(getattr(self._t, entry["name"]), *js_args)
+        else:
+            result = call(getattr(api, entry["name"]), self._t, *js_args)
+        return self if in_place else wrap(result)
+
+    method.__name__ = method.__qualname__ = op
+    method.__signature__ = signature
+    return method
+
+
+for _entry in OPS:
+    if "method" in _entry.get("notebook", ()):
+        setattr(Tensor, pytorch_name(_entry["name"]), _method(_entry))
+
+Tensor.__matmul__ = Tensor.matmul
+Tensor.__sub__ = Tensor.sub
+Tensor.__mul__ = Tensor.mul
+Tensor.__truediv__ = Tensor.div
+Tensor.__pow__ = Tensor.pow
+Tensor.__neg__ = Tensor.neg
+Tensor.__iadd__ = Tensor.add_
+
+# torch.<op>(input, ...) for the table's ops PyTorch also has as functions: input.<op>(...).
+FUNCTIONS = [pytorch_name(e["name"]) for e in OPS if "function" in e.get("notebook", ())]
