@@ -111,7 +111,8 @@ class Notebook {
    * Runs one cell in the notebook's namespace. Resolves to { output, error }: output is the text shown under
    * the cell (what it printed, then the repr of a last bare expression unless None); error is null or
    * { type, message, line, traceback } for the learner's Python error (line: of this cell). onOutput(text), if
-   * given, receives what the cell prints while it runs (in pieces, at most every 50 ms).
+   * given, receives what the cell prints while it runs, as it prints it (whole lines, or 4 KB of a long one),
+   * at most 100 pieces a second: past that, the rest comes with the next print or at the end.
    */
   async run(code, { onOutput } = {}) {
     if (typeof code !== 'string') throw new NotebookError(`run: code must be a string, got ${typeof code}`);
