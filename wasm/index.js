@@ -8,8 +8,9 @@
 //
 // Tensors own their values in JavaScript (a Float32Array shared by views), so nothing ever needs to be
 // freed by hand. The module's exports are Embind declarations (bindings.cpp); api/ gives them PyTorch's
-// shape: checks.js (AttentionError and argument checks), boundary.js (calling the core: tensors in and out,
-// errors), tensor.js (Tensor), modules.js (nn modules) and torch.js (the namespace returned here).
+// shape: ops.js (the op table: each op on tensors declared once), checks.js (AttentionError and argument
+// checks), boundary.js (calling the core: tensors in and out, errors), tensor.js (Tensor, its methods made
+// from the table), modules.js (nn modules) and torch.js (the namespace returned here).
 import { AttentionError, describe } from './api/checks.js';
 import { makeApi } from './api/torch.js';
 import { FLAVOURS, LEFT_OUT } from './flavours.js';
