@@ -77,16 +77,19 @@ const wordOf = (s, i) => s.tokens[i]?.trim() || `word ${i + 1}`;
  * `name` (how the page speaks of it: the settings status, a step's Try-it chips, messages), and as needed:
  *   label     the form's label, where the form's context makes another one clearer (else the name)
  *   hint      the line under its control (a function of the setting when it quotes the limits)
- *   limits    [lowest, highest]
- *   id        its control's id (else its key); tag: the form's marker it shares ("this step")
+ *   limits    [lowest, highest]; empty: what an empty field means, for a size that may be left out (null)
+ *   options   a choice's values -> what its control says for each
+ *   id        its control's id (else its key); tag: the marker it shares, on its fieldset's legend
  *   param     its URL parameter (else its key)
  *   get       its value when the settings hold it another way (d_in is the embeddings' width)
- *   applies   whether it is used at all (the draw's seed only when the numbers are drawn): only then is it in
- *             links, checked and shown; `always` writes it in links even at the book's value
+ *   applies   whether these settings use it (the draw's seed only for drawn numbers, the typed numbers only
+ *             when typed): only then is it in links, checked and shown; `always` writes it in links even at
+ *             the book's value
  *   changed   how the status names a change of it (else its name)
- *   fromLink  reads it from a link when that takes more than its kind's decode (runs even when absent)
+ *   fromLink  reads it from a link where that takes more than its kind's decode (runs even when absent)
  *   problems  { fieldId: message }, for a setting with several fields
- *   repair    puts usable values back in a link's settings when its kind's book value is not the way
+ *   repair    puts usable values back into a link's settings where the book's value as a whole is not the
+ *             way (one empty word of several); returns what it replaced
  */
 export const SETTINGS = {
   seed: {
@@ -150,7 +153,7 @@ export const SETTINGS = {
     options: { typed: 'typed here: torch.tensor([...])', rand: 'drawn: torch.rand(n, d_in)', randn: 'drawn: torch.randn(n, d_in)' },
     changed: (s) => `embeddings drawn with torch.${s.inputs}`,
   },
-  // drawn: the seed and the shape say it all
+  // a link to drawn numbers always names their seed: with the shape, it says them all
   inputSeed: {
     kind: 'seed', book: 123, name: 'seed for the embeddings', label: 'Seed', hint: 'torch.manual_seed before the draw',
     applies: drawn, always: true,
@@ -188,6 +191,7 @@ export const readControl = (key, value) => KINDS[SETTINGS[key].kind].read(value,
 /** What is wrong with one value of a single-field setting, or null. */
 export const problemWith = (key, value) => KINDS[SETTINGS[key].kind].problem?.(value, SETTINGS[key]) ?? null;
 
+/** The book's settings (frozen: bookSettings() gives a copy to change). */
 export const BOOK = Object.freeze(Object.fromEntries(ENTRIES.filter(([, setting]) => !setting.get).map(([key, setting]) => [key, setting.book])));
 
 export function bookSettings() {
