@@ -78,7 +78,7 @@ export interface MemoryUsage {
 
 /** A float32 (or bool) tensor whose values live in JavaScript: nothing to free. Views share storage. */
 declare class Tensor implements Iterable<Tensor> {
-  private constructor(wire: never);
+  private constructor(tensorData: never);
 
   /** The sizes, a fresh array each time. */
   readonly shape: number[];
@@ -351,6 +351,8 @@ export interface OpEntry {
   readonly enum?: readonly [string, string];
   /** A tensor (the default), a plain value, or the input itself, changed in place. */
   readonly returns?: 'tensor' | 'value' | 'self';
+  /** True for a Tensor property rather than a method (t.T). */
+  readonly getter?: boolean;
   /** True when the result always shares its input's storage. */
   readonly view?: boolean;
   /** What the notebook's torch makes of it, under PyTorch's (snake_case) name. */

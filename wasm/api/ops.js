@@ -19,11 +19,12 @@
 //             after the input; `enum`: [Embind enum, value name] passed after the arguments
 //   returns   'tensor' (the default), 'value' (a number, boolean or string) or 'self' (in place: the input,
 //             whose values the core changed)
+//   getter    true for a Tensor property rather than a method (t.T)
 //   view      true when the result always shares its input's storage
 //   notebook  what the notebook's torch makes of it: a Tensor 'method' and/or a torch 'function', under
 //             PyTorch's name (the JS name in snake_case: maskedFill_ is masked_fill_)
 
-const arg = (kind) => (name, options = {}) => ({ name, kind, ...options });
+const arg = (kind) => (name, options = {}) => Object.freeze({ name, kind, ...options });
 const tensor = arg('tensor'), tensors = arg('tensors'), int = arg('int'), sizes = arg('sizes'),
   number = arg('number'), probability = arg('probability'), bool = arg('bool'), operand = arg('operand');
 const input = tensor('input');
@@ -34,7 +35,8 @@ const op = (name, on, options = {}) => ({ name, on, args: [input], ...options })
 // The second operand of an element-wise op, and the value a fill writes.
 const other = operand('other', { says: 'the operand' }), value = number('value', { says: 'the value' });
 // An element-wise operation of two operands, the second a tensor or a number.
-const binary = (name, options = {}) => op(name, METHOD, { args: [input, other], notebook: ['method', 'function'], ...options });
+const binary = (name, options = {}) =>
+  op(name, METHOD, { args: [input, other], notebook: ['method', 'function'], ...options });
 // A comparison: a bool tensor, through the core's compare(a, b, Compare).
 const comparison = (name) => op(name, METHOD, { args: [input, other], core: 'compare', enum: ['Compare', name] });
 
@@ -56,7 +58,7 @@ export const OPS = Object.freeze([
   op('slice', METHOD, {
     args: [input, int('dim'), int('start'), int('end', { default: Number.MAX_SAFE_INTEGER })], view: true,
   }),
-  op('T', METHOD, { view: true }), // a getter: t.T
+  op('T', METHOD, { getter: true, view: true }),
   op('transpose', METHOD, { args: [input, int('dim0'), int('dim1')], view: true, notebook: ['method', 'function'] }),
   op('view', METHOD, { args: [input, sizes('shape')], view: true, notebook: ['method'] }),
   op('reshape', METHOD, { args: [input, sizes('shape')], notebook: ['method'] }), // a view where the strides allow
@@ -80,14 +82,14 @@ export const OPS = Object.freeze([
   binary('pow'),
   op('exp', BOTH, { notebook: ['method', 'function'] }),
   op('neg', BOTH, { notebook: ['method', 'function'] }),
-  op('reciprocal', METHOD, { notebook: ['method', 'function'] }), // 1 / t; PyTorch computes `n / t` as t.reciprocal() * n
-  op('rsub', METHOD, { args: [input, number('other', { says: 'the operand' })], core: 'rsubNumber' }), // n - t (Python's `n - t`)
-  op('linear', FUNCTION, {
-    args: [input, tensor('weight'), tensor('bias', { absent: 'linearNoBias' })],
-  }), // nn.functional.linear: x @ weight.T + bias with nn.Linear's bits and grad_fn
-  op('dropout', FUNCTION, {
-    args: [input, probability('p', { default: 0.5 }), bool('training', { default: true })],
-  }), // nn.functional.dropout: nn.Dropout's masks (under the current RNG profile) without a module
+  // 1 / t: PyTorch computes `n / t` as t.reciprocal() * n
+  op('reciprocal', METHOD, { notebook: ['method', 'function'] }),
+  // n - t (Python's `n - t`)
+  op('rsub', METHOD, { args: [input, number('other', { says: 'the operand' })], core: 'rsubNumber' }),
+  // nn.functional.linear: x @ weight.T + bias with nn.Linear's bits and grad_fn
+  op('linear', FUNCTION, { args: [input, tensor('weight'), tensor('bias', { absent: 'linearNoBias' })] }),
+  // nn.functional.dropout: nn.Dropout's masks (under the current RNG profile) without a module
+  op('dropout', FUNCTION, { args: [input, probability('p', { default: 0.5 }), bool('training', { default: true })] }),
   op('allclose', FUNCTION, {
     args: [input, tensor('other'), number('rtol', { default: 1e-5, named: true }),
       number('atol', { default: 1e-8, named: true })],
@@ -107,4 +109,4 @@ export const OPS = Object.freeze([
   op('add_', METHOD, { args: [input, other], returns: 'self', notebook: ['method'] }),
   op('zero_', METHOD, { returns: 'self', notebook: ['method'] }),
   op('fill_', METHOD, { args: [input, value], returns: 'self', notebook: ['method'] }),
-].map((entry) => Object.freeze(entry)));
+].map((entry) => Object.freeze({ ...entry, args: Object.freeze(entry.args) })));

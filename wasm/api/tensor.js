@@ -176,8 +176,8 @@ export function defineTensor(core, wasm) {
   function checked(op, { kind, name, says = name }, value) {
     switch (kind) {
       case 'tensor':
-        if (!(value instanceof Tensor)) throw new AttentionError(`${op}: ${says} must be a tensor, got ${describe(value)}`);
-        return value._tensorData;
+        if (value instanceof Tensor) return value._tensorData;
+        throw new AttentionError(`${op}: ${says} must be a tensor, got ${describe(value)}`);
       case 'tensors':
         if (!Array.isArray(value) || value.length === 0) {
           throw new AttentionError(`${op}: expected a non-empty array of tensors, got ${describe(value)}`);
@@ -220,7 +220,10 @@ export function defineTensor(core, wasm) {
       }
       if (named.length > 0) {
         const options = given[positional.length] ?? {};
-        for (const a of named) wired.push(checked(name, a, options[a.name] === undefined ? a.default : options[a.name]));
+        for (const a of named) {
+          const value = options[a.name];
+          wired.push(checked(name, a, value === undefined ? a.default : value));
+        }
       }
       if (enumValue !== undefined) wired.push(enumValue);
       if (entry.returns === 'value') return core.call(exported, ...wired);
@@ -229,7 +232,7 @@ export function defineTensor(core, wasm) {
     };
   }
 
-  // The Tensor methods of ops.js: the tensor itself is the input; T is a getter, in-place ops return this.
+  // The Tensor methods (and getters) of ops.js, whose input is the tensor itself; in-place ones return it.
   const torchFunctions = {};
   for (const entry of OPS) {
     const run = runner(entry);
@@ -238,9 +241,10 @@ export function defineTensor(core, wasm) {
     const method = entry.returns === 'self'
       ? function (...args) { run([this, ...args]); return this._changed(); }
       : function (...args) { return run([this, ...args]); };
-    const property = entry.name === 'T' ? { get: method } : { value: method, writable: true };
+    const property = entry.getter ? { get: method } : { value: method, writable: true };
     Object.defineProperty(Tensor.prototype, entry.name, { ...property, configurable: true });
   }
 
-  return { Tensor, tensorOf, torchFunctions, tensorArg: (op, says, value) => checked(op, { kind: 'tensor', says }, value) };
+  const tensorArg = (op, says, value) => checked(op, { kind: 'tensor', says }, value);
+  return { Tensor, tensorOf, torchFunctions, tensorArg };
 }
