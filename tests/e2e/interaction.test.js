@@ -292,6 +292,10 @@ test('editing embedding x[1][0] changes attn_scores and drops the book mark; #re
   assert.equal(Number(await controlValue(page, '#x-1-0')), 0.55, '#x-1-0 after #reset');
   assert.equal(parseHash(hashOf(page)).step, step.id, '#reset keeps the step');
   assert.ok(!hashOf(page).includes('x='), `the hash after #reset has no embeddings: ${hashOf(page)}`);
+  // Reset again at the book's settings: nothing to undo, so no new history entry
+  const entries = await page.evaluate(() => history.length);
+  await page.click('#reset'); // its handler writes the hash at once, in the click
+  assert.equal(await page.evaluate(() => history.length), entries, 'a reset that changes nothing adds no history entry');
   assertNoProblems(page);
   await closePage(page);
 });
