@@ -16,6 +16,8 @@ import type {
   MultiHeadAttention,
   MultiHeadAttentionWrapper,
   NestedData,
+  OpArgument,
+  OpEntry,
   PrintOptions,
   QKVParameters,
   RngProfile,
@@ -222,6 +224,12 @@ async function main(flavour?: Flavour): Promise<string[]> {
   printed.push(String(isTensor));
   expectType<Tensor>(batch.at(0));
   expectType<Tensor>(torch.dot(inputs.at(0), inputs.at(1)).unsqueeze(0));
+
+  // ---- the op table the methods and functions are made from
+  const table: readonly OpEntry[] = torch.ops;
+  const views = table.filter((entry) => entry.view).map((entry) => entry.name);
+  const kinds = new Set(table.flatMap((entry) => entry.args.map((argument: OpArgument) => argument.kind)));
+  printed.push(`${views.join(' ')}; ${[...kinds].join(' ')}`);
 
   // ---- freeing a module now rather than when it is collected
   const scratch = new torch.nn.Linear(2, 2);
