@@ -1,6 +1,6 @@
 #pragma once
 // The kernel layer: the hot loops of the core, each with a plain scalar reference (reference.cpp) and
-// SIMD versions built once per instruction set (simd.hpp, the only code that names xsimd).
+// SIMD versions built once per instruction set (simd_*.hpp by topic, one simd_<arch>.cpp per set).
 // Every kernel here gives exactly the bits of its scalar reference: lanes hold independent outputs,
 // and each output keeps its reference's order of operations. All but one follow PyTorch's own order
 // (torch-numerics.md §7); attention_causal is the fast path's own, defined by its reference.

@@ -1,6 +1,7 @@
 // The scalar reference kernels: the plain loops that define every kernel's bits (torch-numerics.md).
 // Built with -ffp-contract=off: each * and + below rounds on its own; the only fused steps are the
 // explicit std::fma calls inside EXP.
+#include "kernels/exp_constants.hpp"
 #include "kernels/kernels.hpp"
 
 #include "bits.hpp"
@@ -18,8 +19,32 @@ namespace {
 // 2^e for an exponent e in the normal range [-126, 127], built from its bits.
 float pow2i(int32_t e) { return float_from_bits(static_cast<uint32_t>(e + 127) << 23); }
 
-// Constants by their bit patterns, so that they read exactly as in torch-numerics §2.1.
-const auto from_bits = float_from_bits;
+// EXP's steps (§2.1), SLEEF's expf8_u10 one lane at a time, with `mul_add` for each of its seven FMAs:
+// std::fma for EXP itself (exp_ref), a separate multiply and add for the fast path (exp_fast_ref).
+template <class MulAdd>
+float exp_steps(float d, MulAdd mul_add) {
+    namespace k = exp_constants;
+    if (std::isnan(d)) return d + d;  // the input NaN, quieted
+    if (d < k::kUnderflowBelow) return 0.0f;
+    if (d > k::kOverflowAbove) return std::numeric_limits<float>::infinity();
+    const float R = float_from_bits(k::kInvLn2);
+    const float L2U = float_from_bits(k::kLn2Upper), L2L = float_from_bits(k::kLn2Lower);
+
+    // d = q·ln 2 + s, with q an integer (ties to even) and |s| ≤ ln 2 / 2.
+    const float q = std::rint(d * R);  // rint, not nearbyint: the same value, without glibc's slow fenv save
+    float s = mul_add(q, -L2U, d);
+    s = mul_add(q, -L2L, s);
+
+    // e^s ≈ 1 + s + s²·(c0 + c1·s + … + c5·s⁵)
+    float u = float_from_bits(k::kPoly[5]);
+    for (int c = 4; c >= 0; --c) u = mul_add(u, s, float_from_bits(k::kPoly[c]));
+    u = 1.0f + mul_add(s * s, u, s);
+
+    // e^d = e^s · 2^h · 2^(q-h): two rounded multiplies, so subnormal results round as SLEEF's do.
+    const int32_t qi = static_cast<int32_t>(q);
+    const int32_t h = qi >> 1;
+    return (u * pow2i(h)) * pow2i(qi - h);
+}
 
 float apply(Binary op, float a, float b) {
     switch (op) {
@@ -193,36 +218,9 @@ void masked_fill(const float* x, const float* mask, float value, float* y, int64
 
 }  // namespace
 
-// EXP (§2.1): SLEEF's expf8_u10, one lane at a time. Every std::fma here is one of SLEEF's FMAs.
+// EXP: every std::fma is one of SLEEF's FMAs.
 float exp_ref(float d) {
-    if (std::isnan(d)) return d + d;  // the input NaN, quieted
-    if (d < -104.0f) return 0.0f;
-    if (d > 100.0f) return std::numeric_limits<float>::infinity();
-
-    const float R = from_bits(0x3fb8aa3b);    // 1/ln 2
-    const float L2U = from_bits(0x3f317200);  // ln 2, upper bits
-    const float L2L = from_bits(0x35bfbe8e);  // ln 2, lower bits
-    const float c5 = from_bits(0x39502bda), c4 = from_bits(0x3ab696c9), c3 = from_bits(0x3c0888a6);
-    const float c2 = from_bits(0x3d2aaa7a), c1 = from_bits(0x3e2aaaab), c0 = from_bits(0x3f000000);
-
-    // d = q·ln 2 + s, with q an integer (ties to even) and |s| ≤ ln 2 / 2.
-    const float q = std::rint(d * R);  // rint, not nearbyint: the same value, without glibc's slow fenv save
-    float s = std::fma(q, -L2U, d);
-    s = std::fma(q, -L2L, s);
-
-    // e^s ≈ 1 + s + s²·(c0 + c1·s + … + c5·s⁵)
-    float u = c5;
-    u = std::fma(u, s, c4);
-    u = std::fma(u, s, c3);
-    u = std::fma(u, s, c2);
-    u = std::fma(u, s, c1);
-    u = std::fma(u, s, c0);
-    u = 1.0f + std::fma(s * s, u, s);
-
-    // e^d = e^s · 2^h · 2^(q-h): two rounded multiplies, so subnormal results round as SLEEF's do.
-    const int32_t qi = static_cast<int32_t>(q);
-    const int32_t h = qi >> 1;
-    return (u * pow2i(h)) * pow2i(qi - h);
+    return exp_steps(d, [](float a, float b, float c) { return std::fma(a, b, c); });
 }
 
 void attention_causal_fused_ref(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v,
@@ -242,28 +240,7 @@ void gemm_fused_ref(const float* A, int64_t lda, const float* B, int64_t rsb, in
 
 // The fast path's exp: exp_ref's steps, each FMA a separate multiply and add (two roundings).
 float exp_fast_ref(float d) {
-    if (std::isnan(d)) return d + d;
-    if (d < -104.0f) return 0.0f;
-    if (d > 100.0f) return std::numeric_limits<float>::infinity();
-
-    const float R = from_bits(0x3fb8aa3b), L2U = from_bits(0x3f317200), L2L = from_bits(0x35bfbe8e);
-    const float c5 = from_bits(0x39502bda), c4 = from_bits(0x3ab696c9), c3 = from_bits(0x3c0888a6);
-    const float c2 = from_bits(0x3d2aaa7a), c1 = from_bits(0x3e2aaaab), c0 = from_bits(0x3f000000);
-
-    const float q = std::rint(d * R);
-    float s = d - q * L2U;  // q·L2U is exact (|q| ≤ 151, L2U has 16 bits): one rounding, as the FMA
-    s = s - q * L2L;
-    float u = c5;
-    u = u * s + c4;
-    u = u * s + c3;
-    u = u * s + c2;
-    u = u * s + c1;
-    u = u * s + c0;
-    u = 1.0f + ((s * s) * u + s);
-
-    const int32_t qi = static_cast<int32_t>(q);
-    const int32_t h = qi >> 1;
-    return (u * pow2i(h)) * pow2i(qi - h);
+    return exp_steps(d, [](float a, float b, float c) { return a * b + c; });
 }
 
 const Table& reference() {
