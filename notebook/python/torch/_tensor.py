@@ -425,7 +425,7 @@ def _argument(op, argument, value):
         return _fill_value(value)
     if kind == "bool":
         return bool(value)
-    return value  # an int, or a probability: the API checks it
+    return value  # an int: the API checks it
 
 
 def _method(entry):
