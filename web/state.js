@@ -252,6 +252,17 @@ export function repairSettings(s) {
 /** How the page names the settings that differ from the book's, in the URL's order. */
 export const changedNames = (s) => inLink(s).map(([, setting]) => setting.changed?.(s) ?? setting.name);
 
+/** The settings that differ from the book's with their values, as a script's header names them. */
+export const changedValues = (s) =>
+  inLink(s).map(([key, setting]) => {
+    const v = settingValue(key, s);
+    if (setting.changed) return setting.changed(s);
+    if (setting.kind === 'words') return `${setting.name}: ${v.join(' ')}`;
+    if (setting.kind === 'numbers') return `${setting.name} as typed below`;
+    if (setting.kind === 'choice') return `${setting.name}: ${setting.options[v]}`;
+    return `${setting.name} ${setting.kind === 'flag' ? (v ? 'True' : 'False') : v}`;
+  });
+
 /** True when two settings compute the same numbers (they make the same link). */
 export const sameSettings = (a, b) => encodeSettings(a).toString() === encodeSettings(b).toString();
 

@@ -3,7 +3,7 @@
 // Both make, and print, the numbers the page shows under the same settings.
 import { STEPS } from '../steps/index.js';
 import { resolveStep } from '../steps/words.js';
-import { BOOK } from '../state.js';
+import { changedValues } from '../state.js';
 import { programLines, stepLines } from '../python.js';
 
 const IMPORTS = ['import torch', 'import torch.nn as nn'];
@@ -48,17 +48,6 @@ export function cellsForStep(stepId, settings) {
   return program(settings, indexOf(stepId), () => true).map(({ lines }) => lines.join('\n'));
 }
 
-// The settings a script names in its header: those that differ from the book's.
-const NAMED = ['seed', 'seedV2', 'p', 'd_out', 'heads', 'qkv_bias', 'context_length', 'profile'];
-
-function settingsText(s) {
-  const changed = NAMED.filter((key) => s[key] !== BOOK[key]).map((key) => `${key}=${s[key]}`);
-  if (s.tokens.join('\u0000') !== BOOK.tokens.join('\u0000')) changed.push(`words: ${s.tokens.join(' ')}`);
-  if (s.inputs !== 'typed') changed.push(`inputs drawn by torch.${s.inputs} after torch.manual_seed(${s.inputSeed})`);
-  else if (JSON.stringify(s.embeddings) !== JSON.stringify(BOOK.embeddings)) changed.push('inputs typed in');
-  return changed.length ? `as in the book except ${changed.join(', ')}` : "the book's";
-}
-
 /**
  * A step's "Copy as PyTorch" script: the chapter's lines up to the step, printing only what this step shows
  * (in the order the page shows it). Run with PyTorch, it prints the step's numbers.
@@ -68,7 +57,7 @@ export function scriptForStep(stepId, settings) {
   const step = STEPS[last];
   const header = [
     `# Chapter 3, step ${last + 1} of ${STEPS.length} (${step.section}): ${resolveStep(step, settings).title}`,
-    `# Settings: ${settingsText(settings)}.`,
+    `# Settings: ${changedValues(settings).length ? `the book's, except ${changedValues(settings).join('; ')}` : "the book's"}.`,
     '# Run it with PyTorch (CPU): it prints the numbers this step shows, in the same order.',
   ];
   if (settings.profile === 'mkl') {

@@ -24,7 +24,7 @@
 //   query      true on the steps that follow one query token, x(2) (x(1) when there is a single word)
 // title, prose (or any of its paragraphs) and formula may be functions of the settings where they name sizes
 // ("six tokens"): steps/words.js resolveStep() writes them for the current settings.
-//   controls   optional keys of the settings (web/state.js BOOK) that this step is about, e.g. ['profile',
+//   controls   optional keys of the settings (web/state.js SETTINGS) that this step is about, e.g. ['profile',
 //              'p', 'seed'] for dropout; a renderer may offer these controls beside the step
 // Results of 3 or more dims may carry `axes`, a name per dim (['batch', 'head', 'query', 'key']), for
 // captioning the slices; rows/cols always label the last two dims.
