@@ -1,6 +1,6 @@
 // The API as Embind declarations, and nothing else. Each core function or method is wrapped in
-// Js<...>::call (convert.hpp), which passes tensors as JS-owned records and reports errors; index.js gives
-// these exports their PyTorch-shaped names, overloads and argument checks.
+// Js<...>::call (convert.hpp), which passes tensors as JS-owned records and reports errors; api/ gives
+// these exports their PyTorch-shaped names, overloads and argument checks (api/ops.js declares the ops).
 #include <emscripten/bind.h>
 
 #include "attn/generator.hpp"

@@ -5,13 +5,13 @@
 // 1. Tensors owned by JavaScript. Embind passes C++ objects that live in the wasm heap (class_ handles,
 //    freed by delete() or its FinalizationRegistry), but the garbage collector does not see that memory:
 //    500 un-deleted [1024, 768] results would exhaust it. So a tensor's values stay in a JS Float32Array and
-//    cross as a TensorRecord in the heap: index.js writes an argument's record (and its values) before the
-//    call; Js<F> writes a result's record, which JS reads and copies out before its next call. A result that
+//    cross as a TensorRecord in the heap: api/boundary.js writes an argument's record (and its values) before
+//    the call; Js<F> writes a result's record, which JS reads and copies out before its next call. A result that
 //    views an argument's storage says which, so that JS keeps sharing that argument's Float32Array. Shapes
 //    and indices cross the same way (SizeList), which is cheaper than an emscripten::val array.
 // 2. Errors. A C++ exception that leaves wasm reaches JS as an opaque WebAssembly.Exception (3.1.6 has no
 //    way to read its message) and skips Embind's clean-up of the call's arguments. Js<F> catches it and
-//    reports the message (report_error), and index.js throws it as an AttentionError.
+//    reports the message (report_error), and api/boundary.js throws it as an AttentionError.
 //
 // Everything else (numbers, strings, enums, value objects, modules as class_ handles, plain objects and
 // typed arrays as emscripten::val) is Embind's own.
@@ -50,7 +50,7 @@ struct TensorRecord {
     char grad_fn[32];  // "" or e.g. "MmBackward0", NUL-terminated
 };
 
-// Byte offsets of TensorRecord's fields, given to index.js once so that the layout is written only here.
+// Byte offsets of TensorRecord's fields, given to api/boundary.js once so that the layout is written only here.
 struct RecordLayout {
     int values, length, rank, offset, is_bool, requires_grad, is_parameter, shared, grad_fn, header_bytes;
 };
@@ -71,7 +71,7 @@ void release_results();
 
 // ---------------------------------------------------------------- errors
 
-// Hands the message to index.js, which throws it as an AttentionError when the call returns.
+// Hands the message to api/boundary.js, which throws it as an AttentionError when the call returns.
 void report_error(const char* message);
 
 // The size of the wasm heap and the bytes malloc has handed out (to watch for leaks).
@@ -120,8 +120,8 @@ struct Param<const std::vector<Tensor>&> {
     std::vector<Tensor> value;
 };
 
-// JS numbers: index.js has checked that integers are safe integers; the cast saturates so that no value
-// can trap the module.
+// JS numbers: api/checks.js has checked that integers are safe integers; the cast saturates so that no
+// value can trap the module.
 int64_t saturate(double x);
 template <>
 struct Param<int64_t> {
@@ -138,16 +138,16 @@ struct Param<float> {  // like a Python float given to a float32 op
     float value;
 };
 template <>
-struct Param<uint64_t> {  // a seed: its decimal text (index.js turned a Number or BigInt into [0, 2^64))
+struct Param<uint64_t> {  // a seed: its decimal text (api/torch.js turned a Number or BigInt into [0, 2^64))
     using Wire = std::string;
     explicit Param(const Wire& w) : value(std::stoull(w)) {}
     uint64_t get() { return value; }
     uint64_t value;
 };
 
-// A shape or an index (t[i, j]): index.js writes its count and then the numbers, as float64, in the heap
-// (through an emscripten::val array it would take 0.4 µs more per view). index.js has checked that they are
-// safe integers.
+// A shape or an index (t[i, j]): api/boundary.js writes its count and then the numbers, as float64, in the
+// heap (through an emscripten::val array it would take 0.4 µs more per view). api/checks.js has checked that
+// they are safe integers.
 struct SizeList {
     uint32_t count;
     uint32_t unused;  // the numbers start 8-byte aligned
@@ -175,7 +175,7 @@ struct Param<std::vector<float>> {
     std::vector<float> value;
 };
 
-// torch.set_printoptions's keywords, as a plain object (index.js has checked their types).
+// torch.set_printoptions's keywords, as a plain object (api/torch.js has checked their types).
 PrintOptionsUpdate print_options_from_js(const val& options);
 template <>
 struct Param<const PrintOptionsUpdate&> {
@@ -245,7 +245,7 @@ struct Result<std::vector<std::string>> {
 };
 
 // Runs `body` and gives back its result, or, if it throws, reports the message and gives back an empty
-// value (index.js throws before looking at it).
+// value (api/boundary.js throws before looking at it).
 template <class Wire, class Body>
 Wire guarded(Body&& body) {
     release_results();
