@@ -133,6 +133,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     // ---- tensor methods: the receiver comes first
     function("item", &Js<&Tensor::item>::call);
     function("size", &Js<&Tensor::size>::call);
+    function("stride", &Js<&Tensor::stride>::call);
     function("select", &Js<&Tensor::select>::call);
     function("slice", &Js<&Tensor::slice>::call);
     function("transpose", &Js<&Tensor::transpose>::call);

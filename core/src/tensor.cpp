@@ -117,6 +117,11 @@ int64_t Tensor::size(int64_t dim) const {
     return shape_[static_cast<size_t>(normalize_dim(dim, "size"))];
 }
 
+int64_t Tensor::stride(int64_t dim) const {
+    if (strides_.empty()) throw Error("stride: a 0-d tensor has no dims");
+    return strides_[static_cast<size_t>(normalize_dim(dim, "stride"))];
+}
+
 bool Tensor::is_contiguous() const {
     if (numel() == 0) return true;  // as PyTorch: no element is out of place (matmul of [2,0,k] views needs it)
     int64_t expected = 1;

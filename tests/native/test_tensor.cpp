@@ -20,6 +20,9 @@ TEST_CASE("creation, shape and metadata", "[tensor]") {
     CHECK(t.size(-1) == 3);
     CHECK(t.size(0) == 2);
     CHECK_THROWS_WITH(t.size(2), Contains("dim 2 is out of range"));
+    CHECK(t.stride(0) == 3);
+    CHECK(t.stride(-1) == 1);
+    CHECK_THROWS_WITH(t.stride(-3), Contains("stride: dim -3 is out of range"));
     CHECK(zeros({2, 0}).numel() == 0);
     CHECK(ones({3}).to_vector() == std::vector<float>{1, 1, 1});
     CHECK(scalar_tensor(2.5).dim() == 0);

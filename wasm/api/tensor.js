@@ -91,13 +91,8 @@ export function defineTensor(core, wasm) {
 
     /** How far apart in storage neighbours along each dim are, as PyTorch's t.stride() (the view the core made). */
     stride(dim) {
-      const strides = this._tensorData.strides.slice();
-      if (dim === undefined) return strides;
-      const d = integer('stride', 'dim', dim);
-      if (d < -strides.length || d >= strides.length) {
-        throw new AttentionError(`stride: dim ${d} is out of range for a ${strides.length}-d tensor`);
-      }
-      return strides[d < 0 ? d + strides.length : d];
+      if (dim === undefined) return this._tensorData.strides.slice();
+      return core.call('stride', this._tensorData, integer('stride', 'dim', dim));
     }
     /** Where the view starts in its storage, as PyTorch's t.storage_offset(). */
     storageOffset() { return this._tensorData.offset; }

@@ -40,7 +40,8 @@ public:
     const Shape& strides() const { return strides_; }
     int64_t dim() const { return static_cast<int64_t>(shape_.size()); }
     int64_t numel() const;
-    int64_t size(int64_t dim) const;  // negative dims count from the end, like shape[-1]
+    int64_t size(int64_t dim) const;    // negative dims count from the end, like shape[-1]
+    int64_t stride(int64_t dim) const;  // the same dims, as PyTorch's t.stride(dim)
     DType dtype() const { return dtype_; }
     bool is_contiguous() const;
     // The whole storage this tensor views, and where in it the first element sits.
