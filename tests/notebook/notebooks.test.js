@@ -140,6 +140,18 @@ describe('the Intel-MKL profile', () => {
       await nb.close();
     }
   });
+
+  test('torch.backends.mkl.is_available() says which build the notebook draws as', async () => {
+    const nb = await loadNotebook();
+    try {
+      const cell = 'import torch.backends.mkl\nprint(torch.backends.mkl.is_available())';
+      assert.equal((await nb.run(cell)).output, 'False\n');
+      await nb.setProfile('mkl');
+      assert.equal((await nb.run(cell)).output, 'True\n');
+    } finally {
+      await nb.close();
+    }
+  });
 });
 
 describe('a notebook survives', () => {

@@ -5,6 +5,8 @@ seeded streams, operation order and print format); this package only maps PyTorc
 Tensors are float32 or bool, on the CPU; what is missing raises an error that says so."""
 import math
 import numbers
+import sys
+import types
 
 from . import _core
 from ._core import api, call
@@ -250,6 +252,20 @@ class enable_grad(no_grad):
 
 def is_grad_enabled():
     return _GradMode.enabled
+
+
+def _submodule(name, doc, **names):
+    """A module of this package made here, importable as torch.<name> like PyTorch's own."""
+    module = types.ModuleType(f"{__name__}.{name}", doc)
+    module.__dict__.update(names)
+    sys.modules[module.__name__] = module
+    return module
+
+
+# Which build's dropout masks this notebook draws: MKL's when its "PyTorch build" setting says so.
+backends = _submodule("backends", "What PyTorch was built with.")
+backends.mkl = _submodule("backends.mkl", "Intel MKL: in this notebook, whether it draws as an MKL build does.",
+                          is_available=lambda: api.getRngProfile() == "mkl")
 
 
 def __getattr__(name):
