@@ -6,6 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { matchesBook } from '../../web/compare.js';
+import { scriptForStep } from '../../web/notebook/chapter-cells.js';
+import { printedResults } from '../notebook/chapter-settings.mjs';
 import {
   BOOK_PRINTS,
   STEPS,
@@ -107,6 +109,14 @@ test('walking every step with #next: every displayed tensor is the computed one 
       // the registry's show list, as far as it names results, is what is drawn
       for (const name of step.show) {
         if ((ref[name]?.tensor || (ref[name] && 'value' in ref[name])) && !tensors.some((x) => x.name === name)) problems.push(`${name}: listed in show but no [data-tensor="${name}"]`);
+      }
+      // "Copy as PyTorch": the step carries its script, which prints every tensor drawn on it (one PyTorch
+      // prints only its own build's dropout mask); tests/notebook runs the scripts with PyTorch
+      const script = await page.locator(stepSelector(step.id)).first().getAttribute('data-python');
+      if (script !== scriptForStep(step.id, bookSettings())) problems.push('data-python is not the step’s script');
+      const printed = printedResults(step, bookSettings());
+      for (const { name } of tensors) {
+        if (!printed.includes(name) && !step.printsOneOf?.includes(name)) problems.push(`${name}: drawn, but its script does not print it`);
       }
       assert.deepEqual(problems, [], `step ${step.id}:\n${problems.join('\n')}`);
     });
