@@ -168,7 +168,7 @@ declare class Tensor implements Iterable<Tensor> {
   gt(other: Tensor | number): Tensor;
   ge(other: Tensor | number): Tensor;
 
-  // in place: each returns this tensor (and writes a module parameter back into its module)
+  // in place: each returns this tensor (a module parameter's storage is the module's: its next forward uses it)
   maskedFill_(mask: Tensor, value: number): this;
   add_(other: Tensor | number): this;
   zero_(): this;
@@ -180,8 +180,9 @@ export type { Tensor };
 
 // ---------------------------------------------------------------- modules
 
-/** The parameters of an nn.Linear inside a module. Reading gives a copy of the current values (in-place
- * changes to it are written back); assigning copies the values in after a shape check. */
+/** The parameters of an nn.Linear inside a module. Reading gives the parameter itself, as in PyTorch: in-place
+ * changes to it or to any view of it are the module's; assigning makes a new parameter of the value's
+ * contents after a shape check. A parameter kept does not keep its module alive. */
 export interface LinearParameters {
   /** Shape [out_features, in_features]. */
   weight: Tensor;

@@ -125,7 +125,7 @@ for (const [flavour, torch] of await loadBuilds()) {
       assert.equal(v2.W_key.weight.toArray()[0][0], 0.5);
       v2.W_value.weight.add_(1).maskedFill_(torch.ones(2, 3).bool(), 2);
       assert.deepEqual(v2.W_value.weight.toArray(), [[2, 2, 2], [2, 2, 2]]);
-      // a copy taken before the change is not a view of the parameter
+      // an assignment makes a new parameter: a tensor read before keeps the old one
       const before = v2.W_value.weight;
       v2.W_value.weight = torch.zeros(2, 3);
       assert.deepEqual(before.toArray(), [[2, 2, 2], [2, 2, 2]]);

@@ -4,34 +4,12 @@
 // FinalizationRegistry frees once the JS wrapper is collected: that is checked when a GC can be forced.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 
-import { bitsOf, loadBuilds } from './support.mjs';
+import { bitsOf, forceGc, loadBuilds, settle } from './support.mjs';
 import BOOK from '../../book/chapter3.json' with { type: 'json' };
 
 const N = 10_000;
 const WARM_UP = 100;
-
-// A way to force a full GC, or null: --expose-gc, or the flag turned on at run time.
-const forceGc = (() => {
-  if (typeof globalThis.gc === 'function') return globalThis.gc;
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc');
-    return typeof gc === 'function' ? gc : null;
-  } catch {
-    return null;
-  }
-})();
-const nextTask = () => new Promise((resolve) => setImmediate(resolve));
-// A few full collections, each followed by a task: FinalizationRegistry callbacks run as tasks after one.
-async function settle() {
-  for (let i = 0; i < 5; i++) {
-    forceGc();
-    await nextTask();
-  }
-}
 
 const BOOK_ROWS = BOOK.embeddings;
 

@@ -1,7 +1,10 @@
 // What the Node tests share: float32 bit patterns and their hex words, both WebAssembly builds, reading
-// PyTorch's printouts (the page's own parser, web/compare.js) and the checks of the errors-*.test.js files.
+// PyTorch's printouts (the page's own parser, web/compare.js), the checks of the errors-*.test.js files and
+// a forced garbage collection (for what a FinalizationRegistry frees).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import { AttentionError, loadAttention } from '../../wasm/index.js';
 import BOOK from '../../book/chapter3.json' with { type: 'json' };
@@ -84,4 +87,26 @@ export function misuseTests(torch) {
       stillWorks();
     });
   };
+}
+
+// ---------------------------------------------------------------- garbage collection
+
+/** A way to force a full GC, or null: --expose-gc, or the flag turned on at run time. */
+export const forceGc = (() => {
+  if (typeof globalThis.gc === 'function') return globalThis.gc;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc');
+    return typeof gc === 'function' ? gc : null;
+  } catch {
+    return null;
+  }
+})();
+const nextTask = () => new Promise((resolve) => setImmediate(resolve));
+/** A few full collections, each followed by a task: FinalizationRegistry callbacks run as tasks after one. */
+export async function settle() {
+  for (let i = 0; i < 5; i++) {
+    forceGc();
+    await nextTask();
+  }
 }

@@ -173,6 +173,10 @@ export function makeCore(wasm) {
     return copy ? wasm.HEAPF32.slice(at, end) : wasm.HEAPF32.subarray(at, end);
   }
 
+  // In-place writes per storage, counted for the storages a module shares with JavaScript (its parameters,
+  // modules.js): the module copies one back into the core before it runs when its count has moved.
+  const writes = new WeakMap();
+
   return {
     call: (op, ...args) => call(op, args),
     /** The export's tensor result. */
@@ -187,11 +191,17 @@ export function makeCore(wasm) {
       const args = [target, ...rest];
       const address = call(op, args);
       target.storage.set(values(address, false));
+      if (writes.has(target.storage)) writes.set(target.storage, writes.get(target.storage) + 1);
       const changed = readTensor(address, args);
       target.dtype = changed.dtype;
       target.requiresGrad = changed.requiresGrad;
       target.gradFn = changed.gradFn;
       target.isParameter = changed.isParameter;
+    },
+    /** The in-place writes to `storage` (a Float32Array) since it was first asked about: counting starts then. */
+    writeCount(storage) {
+      if (!writes.has(storage)) writes.set(storage, 0);
+      return writes.get(storage);
     },
   };
 }

@@ -1,18 +1,48 @@
 // The chapter's modules. Each JS module holds an Embind handle of its C++ class (bindings.cpp); Embind's
 // FinalizationRegistry frees the C++ object once the JS module is collected, and delete() (or `using`,
-// through Symbol.dispose) frees it at once. Whatever can still call into a module (its submodules' forward,
-// a parameter tensor's write-back) holds the JS module itself.
+// through Symbol.dispose) frees it at once. Whatever can still call into a module (its submodules' forward)
+// holds the JS module itself.
+//
+// A parameter, as in PyTorch, is one tensor whose storage the module shares: in-place changes through it or
+// any view of it (m.weight.at(0).fill_(0), m.weight.T.add_(1)) are the module's. The first read copies it
+// out of the core into a Float32Array; the module keeps that tensor, and before the core next reads its
+// parameters (forward), copies back those whose storage has been written since (boundary.js counts the
+// writes). The tensor holds nothing of the module, so a kept weight does not keep a dropped module alive.
 import { AttentionError, choice, enumNames, integer, probability, size } from './checks.js';
 
 export function defineModules(wasm, core, { tensorOf, tensorArg }) {
   const HANDLE = Symbol('handle');
   const ROOT = Symbol('root');
+  const SHARED = Symbol('shared parameters'); // name -> { tensor, writes: the write count last copied back }
   const paths = enumNames(wasm.AttentionPath);
 
   // The module's live handle; a deleted module says so instead of Embind's BindingError.
   function handleOf(module, op) {
     const handle = module[HANDLE];
     if (handle.isDeleted()) throw new AttentionError(`${op}: this ${module.constructor.name} was deleted`);
+    return handle;
+  }
+
+  // The parameter `name` of a root module: the tensor the module shares.
+  function parameterOf(root, name) {
+    let shared = root[SHARED].get(name);
+    if (shared === undefined) {
+      const data = core.methodTensor(handleOf(root, name), 'parameter', name);
+      shared = { tensor: tensorOf(data), writes: core.writeCount(data.storage) };
+      root[SHARED].set(name, shared);
+    }
+    return shared.tensor;
+  }
+  // The handle of a root module whose parameters are about to be read by the core, with every parameter
+  // written in JavaScript since it was read (or last copied back) copied into it.
+  function runnableHandle(root, op) {
+    const handle = handleOf(root, op);
+    for (const [name, shared] of root[SHARED]) {
+      const data = shared.tensor._tensorData, writes = core.writeCount(data.storage);
+      if (writes === shared.writes) continue;
+      core.method(handle, 'loadParameter', name, data);
+      shared.writes = writes;
+    }
     return handle;
   }
 
@@ -41,15 +71,12 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
       const parts = name.split('.');
       node(parts.slice(0, -1)).descriptors[parts[parts.length - 1]] = {
         enumerable: true,
-        get() {
-          const root = this[ROOT];
-          const t = tensorOf(core.methodTensor(handleOf(root, name), 'parameter', name));
-          t._onChange = (changed) => core.method(handleOf(root, name), 'loadParameter', name, changed._tensorData);
-          return t;
-        },
+        get() { return parameterOf(this[ROOT], name); },
+        // A new parameter with the value's contents (tensors read before keep the old one, as in PyTorch)
         set(value) {
           const root = this[ROOT];
           core.method(handleOf(root, `${name} =`), 'loadParameter', name, tensorArg(`${name} =`, 'the value', value));
+          root[SHARED].delete(name);
         },
       };
     }
@@ -66,8 +93,10 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
       if (c.forward) { // a closure of its own: it works detached from the object too
         const name = c.forward;
         Object.defineProperty(object, 'forward', {
-          value: (x) => tensorOf(core.methodTensor(handleOf(target, `${name}.forward`), 'forwardSubmodule', name,
-            tensorArg(`${name}.forward`, 'x', x))),
+          value: (x) => {
+            const input = tensorArg(`${name}.forward`, 'x', x);
+            return tensorOf(core.methodTensor(runnableHandle(target, `${name}.forward`), 'forwardSubmodule', name, input));
+          },
         });
       }
       if (c.nullBias) object.bias = null;
@@ -82,6 +111,7 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
     constructor(kind, ...args) {
       const handle = core.construct(kind, ...args);
       Object.defineProperty(this, HANDLE, { value: handle });
+      Object.defineProperty(this, SHARED, { value: new Map() });
       const key = `${kind}(${args.join(',')})`;
       let plan = treePlans.get(key);
       if (plan === undefined) {
@@ -92,7 +122,8 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
     }
     forward(x) {
       const op = `${this.constructor.name}.forward`;
-      return tensorOf(core.methodTensor(handleOf(this, op), 'forward', tensorArg(op, 'x', x)));
+      const input = tensorArg(op, 'x', x);
+      return tensorOf(core.methodTensor(runnableHandle(this, op), 'forward', input));
     }
     train(mode = true) {
       handleOf(this, 'train').train(Boolean(mode));
@@ -180,8 +211,8 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
      */
     attentionWeights(x, head, rows) {
       const op = 'attentionWeights';
-      return tensorOf(core.methodTensor(handleOf(this, op), 'attentionWeights', tensorArg(op, 'x', x),
-        integer(op, 'head', head), integer(op, 'rows', rows)));
+      const input = tensorArg(op, 'x', x), headIndex = integer(op, 'head', head), rowCount = integer(op, 'rows', rows);
+      return tensorOf(core.methodTensor(runnableHandle(this, op), 'attentionWeights', input, headIndex, rowCount));
     }
   }
 

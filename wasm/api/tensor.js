@@ -74,7 +74,6 @@ export function defineTensor(core, wasm) {
     /** @param {TensorData} tensorData the values and view, which the core reads and writes */
     constructor(tensorData) {
       this._tensorData = tensorData;
-      this._onChange = null; // set on a module's parameter: in-place changes are written back
     }
 
     get shape() { return this._tensorData.shape.slice(); }
@@ -159,10 +158,6 @@ export function defineTensor(core, wasm) {
         core.inPlace('setNumber', this._tensorData, idx, Number(value));
       }
       else throw new AttentionError(`set: the value must be a number or a tensor, got ${describe(value)}`);
-      return this._changed();
-    }
-    _changed() {
-      if (this._onChange) this._onChange(this);
       return this;
     }
   }
@@ -234,7 +229,7 @@ export function defineTensor(core, wasm) {
     if (entry.on.includes('torch')) torchFunctions[entry.name] = (...args) => run(args);
     if (!entry.on.includes('tensor')) continue;
     const method = entry.returns === 'self'
-      ? function (...args) { run([this, ...args]); return this._changed(); }
+      ? function (...args) { run([this, ...args]); return this; }
       : function (...args) { return run([this, ...args]); };
     const property = entry.getter ? { get: method } : { value: method, writable: true };
     Object.defineProperty(Tensor.prototype, entry.name, { ...property, configurable: true });
