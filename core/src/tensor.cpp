@@ -34,20 +34,35 @@ Shape contiguous_strides(const Shape& shape) {
     return strides;
 }
 
-// Sizes must be non-negative and the tensor must fit the limit, checked without overflowing.
-void check_shape(const Shape& shape, const char* op) {
-    int64_t numel = 1;
-    bool too_big = false;
-    for (int64_t s : shape) {
-        if (s < 0) throw Error(std::string(op) + ": sizes must be non-negative, got " + shape_str(shape));
-        if (s != 0 && numel > kMaxTensorElements / s) too_big = true;
-        else numel *= s;
-    }
-    if (too_big || numel > kMaxTensorElements)
-        throw Error(std::string(op) + ": shape " + shape_str(shape) + " is too large: one tensor may hold at most " +
-                    std::to_string(kMaxTensorElements) + " elements (" +
-                    std::to_string(kMaxTensorElements * 4 / (1 << 20)) + " MiB)");
+void check_rank(int64_t rank, const char* op) {
+    if (rank > kMaxDims)
+        throw Error(std::string(op) + ": a tensor may have at most " + std::to_string(kMaxDims) + " dims, got " +
+                    std::to_string(rank));
 }
+
+// check_shape, with messages that show `shown` (the shape as given, before a -1 was set aside).
+// Checked without overflowing: the product of the nonzero sizes, which bounds the numel and every
+// contiguous stride, stops growing once it passes the limit.
+static void check_shape_as(const Shape& shape, const Shape& shown, const char* op) {
+    check_rank(static_cast<int64_t>(shape.size()), op);
+    int64_t nonzero_product = 1;
+    bool any_zero = false, too_big = false;
+    for (int64_t s : shape) {
+        if (s < 0) throw Error(std::string(op) + ": sizes must be non-negative, got " + shape_str(shown));
+        if (s == 0) any_zero = true;
+        else if (nonzero_product > kMaxTensorElements / s) too_big = true;
+        else nonzero_product *= s;
+    }
+    if (!too_big) return;
+    const std::string limit = std::to_string(kMaxTensorElements);
+    if (any_zero)
+        throw Error(std::string(op) + ": shape " + shape_str(shown) + " is too large: even beside a size of 0, " +
+                    "the other sizes may multiply to at most " + limit + " (the most elements one tensor may hold)");
+    throw Error(std::string(op) + ": shape " + shape_str(shown) + " is too large: one tensor may hold at most " +
+                limit + " elements (" + std::to_string(kMaxTensorElements * 4 / (1 << 20)) + " MiB)");
+}
+
+void check_shape(const Shape& shape, const char* op) { check_shape_as(shape, shape, op); }
 
 // ---------------------------------------------------------------- construction
 
@@ -72,13 +87,17 @@ Tensor Tensor::from_strided(std::vector<float> storage, const Shape& shape, cons
     check_shape(shape, "tensor");
     if (strides.size() != shape.size())
         throw Error("tensor: " + std::to_string(strides.size()) + " strides given for shape " + shape_str(shape));
+    const int64_t size = static_cast<int64_t>(storage.size());
+    // The last element's position, each step bounded by the storage so that the sum cannot overflow.
     int64_t last = offset;
+    bool outside = offset < 0 || offset >= size;
     for (size_t i = 0; i < shape.size(); ++i) {
         if (strides[i] < 0) throw Error("tensor: strides must be non-negative, got " + shape_str(strides));
-        if (shape[i] > 0) last += (shape[i] - 1) * strides[i];
+        if (shape[i] <= 1 || outside) continue;
+        if (strides[i] > size / (shape[i] - 1)) outside = true;
+        else last += (shape[i] - 1) * strides[i];
     }
-    const int64_t size = static_cast<int64_t>(storage.size());
-    if (shape_numel(shape) > 0 && (offset < 0 || last >= size))
+    if (shape_numel(shape) > 0 && (outside || last >= size))
         throw Error("tensor: shape " + shape_str(shape) + " with strides " + shape_str(strides) + " and offset " +
                     std::to_string(offset) + " reaches outside a storage of " + std::to_string(size) + " values");
     if (dtype == DType::Bool)
@@ -216,6 +235,7 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
 
 Tensor Tensor::unsqueeze(int64_t dim) const {
     const int64_t n = this->dim() + 1;  // the new dim may also go last
+    check_rank(n, "unsqueeze");
     if (dim < -n || dim >= n)
         throw Error("unsqueeze: dim " + std::to_string(dim) + " is out of range for a tensor of shape " +
                     shape_str(shape_) + " (expected a dim in [" + std::to_string(-n) + ", " + std::to_string(n - 1) +
@@ -261,10 +281,13 @@ static Shape infer_shape(Shape shape, int64_t numel, const char* op, const Shape
             infer_at = static_cast<int64_t>(i);
         } else if (shape[i] < 0) {
             throw Error(std::string(op) + ": invalid size " + std::to_string(shape[i]) + " in " + shape_str(shape));
-        } else {
-            known *= shape[i];
         }
     }
+    // The sizes given are checked before they are multiplied (the one to infer counts as 1 here).
+    Shape given = shape;
+    if (infer_at >= 0) given[static_cast<size_t>(infer_at)] = 1;
+    check_shape_as(given, shape, op);
+    for (int64_t s : given) known *= s;
     if (infer_at >= 0) {
         if (known == 0 || numel % known != 0)
             throw Error(std::string(op) + ": shape " + shape_str(shape) + " is invalid for input of shape " +

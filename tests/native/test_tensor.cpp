@@ -221,7 +221,44 @@ TEST_CASE("a tensor larger than the memory limit is refused up front", "[tensor]
     CHECK_THROWS_WITH(zeros({100000, 100000}), Contains("zeros: shape [100000,100000] is too large"));
     CHECK_THROWS_WITH(ones({int64_t{1} << 40, int64_t{1} << 40}), Contains("ones: shape"));
     CHECK_THROWS_WITH(randn({-1}), Contains("randn: sizes must be non-negative"));
-    CHECK(zeros({0, int64_t{1} << 40}).numel() == 0);
+    CHECK(zeros({0, int64_t{1} << 20}).numel() == 0);
+}
+
+TEST_CASE("sizes are checked before any arithmetic, even beside a size of 0", "[tensor]") {
+    const auto beside_zero = Contains("is too large: even beside a size of 0, the other sizes may multiply to at most");
+    CHECK_THROWS_WITH(ones({3, 0, 6, 1000000000000}), Contains("ones: shape [3,0,6,1000000000000]") && beside_zero);
+    CHECK_THROWS_WITH(zeros({0, int64_t{1} << 31}), Contains("zeros: shape [0,2147483648]") && beside_zero);
+    CHECK_THROWS_WITH(ones({0}).reshape({int64_t{1} << 31, 0}), Contains("reshape: shape [2147483648,0]") && beside_zero);
+    CHECK_THROWS_WITH(ones({0}).view({0, int64_t{1} << 62, int64_t{1} << 62}), Contains("view: shape") && beside_zero);
+    // Multiplying these would overflow int64; the message shows the -1 as given.
+    CHECK_THROWS_WITH(ones({6}).view({-1, int64_t{1} << 62, int64_t{1} << 62}),
+                      Contains("view: shape [-1,4611686018427387904,4611686018427387904] is too large"));
+    // Below the limit a size of 0 still makes an empty tensor whose strides stay small.
+    const Tensor empty_rows = zeros({0, 1 << 14, 1 << 14});
+    CHECK(empty_rows.strides() == Shape{1 << 28, 1 << 14, 1});
+    CHECK(ones({0}).reshape({1 << 20, 0}).shape() == Shape{1 << 20, 0});
+}
+
+TEST_CASE("a strided view reaching past its storage is refused without overflowing", "[tensor]") {
+    const int64_t huge = int64_t{1} << 62;  // (2 - 1) * huge twice wraps an int64 to a negative position
+    CHECK_THROWS_WITH(Tensor::from_strided({1, 2}, {2, 2}, {huge, huge}, 0), Contains("reaches outside a storage of 2"));
+    CHECK_THROWS_WITH(Tensor::from_strided({1, 2}, {2}, {1}, int64_t{1} << 40), Contains("reaches outside"));
+    CHECK(Tensor::from_strided({1, 2, 3, 4}, {2, 2}, {1, 2}, 0).to_vector() == std::vector<float>{1, 3, 2, 4});
+}
+
+TEST_CASE("more than kMaxDims dims are refused wherever a tensor is made, with one message", "[tensor]") {
+    const Shape deepest(static_cast<size_t>(kMaxDims), 1), too_deep(static_cast<size_t>(kMaxDims) + 1, 1);
+    const std::string over = ": a tensor may have at most 64 dims, got 65";
+    CHECK(ones(deepest).dim() == kMaxDims);
+    CHECK_THROWS_WITH(ones(too_deep), "ones" + over);
+    CHECK_THROWS_WITH(Tensor::from_vector(too_deep, {1}), "tensor" + over);
+    CHECK_THROWS_WITH(Tensor::from_strided({1}, too_deep, Shape(too_deep.size(), 1), 0), "tensor" + over);
+    CHECK_THROWS_WITH(ones(deepest).unsqueeze(0), "unsqueeze" + over);
+    CHECK_THROWS_WITH(ones({1}).view(too_deep), "view" + over);
+    CHECK_THROWS_WITH(ones({1}).reshape(too_deep), "reshape" + over);
+    CHECK_THROWS_WITH(stack({ones(deepest)}), "stack" + over);
+    // 6000 dims used to print by recursing 6000 deep (and to overflow the WebAssembly stack).
+    CHECK_THROWS_WITH(ones(Shape(6000, 1)), "ones: a tensor may have at most 64 dims, got 6000");
 }
 
 TEST_CASE("submodules: names, forward, and train/eval reach every dropout", "[tensor][nn]") {

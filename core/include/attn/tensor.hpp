@@ -14,6 +14,9 @@ using Shape = std::vector<int64_t>;
 // The most elements one tensor may hold (1 GiB of float32): larger requests fail with a clear error
 // instead of exhausting memory (a WebAssembly heap is at most a few GiB).
 inline constexpr int64_t kMaxTensorElements = int64_t{1} << 28;
+// The most dims one tensor may have. Printing and the walks over dims recurse once per dim, and 64 is far
+// beyond any model's needs while keeping that recursion shallow.
+inline constexpr int64_t kMaxDims = 64;
 
 enum class DType { Float32, Bool };
 
@@ -119,7 +122,10 @@ private:
 // Row-major strides of a contiguous tensor of this shape.
 Shape contiguous_strides(const Shape& shape);
 int64_t shape_numel(const Shape& shape);
-// Throws attn::Error, naming `op`, for a negative size or a tensor over kMaxTensorElements.
+// Throws attn::Error, naming `op`, for more than kMaxDims dims, a negative size, or sizes whose product
+// exceeds kMaxTensorElements. Sizes of 0 do not exempt the others: they set the strides, which must stay small too.
 void check_shape(const Shape& shape, const char* op);
+// Throws attn::Error, naming `op`, for more than kMaxDims dims (check_shape's first rule).
+void check_rank(int64_t rank, const char* op);
 
 }  // namespace attn
