@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "attn/error.hpp"
 #include "kernels/kernels.hpp"
@@ -430,6 +431,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
     if (tensors.empty()) throw Error("stack: expected a non-empty list of tensors");
     check_same_shapes(tensors, "stack", -1);
+    check_rank(tensors[0].dim() + 1, "stack");
     const int64_t d = wrap_dim(dim, tensors[0].dim() + 1, "stack");
     std::vector<Tensor> expanded;
     bool any_grad = false;
@@ -440,13 +442,28 @@ Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
     return cat(expanded, d).record("StackBackward0", any_grad);
 }
 
+// A tolerance as PyTorch's messages print it ("nan", "-1", "0.5").
+static std::string tolerance_text(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+// torch.isclose's steps, in float32 as PyTorch computes them: equal values (infinities of the same sign
+// included) are close; otherwise |a - b| must be finite and at most atol + |rtol * b|.
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
+    if (!(rtol >= 0)) throw Error("allclose: rtol must be greater than or equal to zero, but got " + tolerance_text(rtol));
+    if (!(atol >= 0)) throw Error("allclose: atol must be greater than or equal to zero, but got " + tolerance_text(atol));
     const Shape shape = broadcast_shapes(a.shape(), b.shape(), "allclose");
     const std::vector<float> va = values_as(a, shape), vb = values_as(b, shape);
+    const bool equality_only = rtol == 0 && atol == 0;  // as PyTorch: no tolerance, no arithmetic
+    const auto rtol_f = static_cast<float>(rtol), atol_f = static_cast<float>(atol);
     for (size_t i = 0; i < va.size(); ++i) {
-        const double x = va[i], y = vb[i];
-        if (x == y) continue;  // also equal infinities
-        if (!(std::fabs(x - y) <= atol + rtol * std::fabs(y))) return false;
+        const float x = va[i], y = vb[i];
+        if (x == y) continue;
+        if (equality_only) return false;
+        const float actual = std::fabs(x - y), allowed = atol_f + std::fabs(rtol_f * y);
+        if (!(std::isfinite(actual) && actual <= allowed)) return false;
     }
     return true;
 }

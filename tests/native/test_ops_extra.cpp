@@ -4,7 +4,9 @@
 // against PyTorch 1.13's bits (tests/golden/ops_extra.json).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "attn/error.hpp"
 #include "attn/generator.hpp"
@@ -95,4 +97,35 @@ TEST_CASE("dropout as a function draws nn.Dropout's masks under both RNG profile
     }
     set_rng_profile(RngProfile::Default);
     CHECK_THROWS_WITH(nn::dropout(ones({2}), 1.5, true), Contains("Dropout"));
+}
+
+TEST_CASE("allclose follows PyTorch 1.13: infinities, float32 tolerances, tolerances checked", "[ops-extra]") {
+    const double inf = std::numeric_limits<double>::infinity();
+    const auto close = [](std::initializer_list<double> a, std::initializer_list<double> b, double rtol = 1e-5,
+                          double atol = 1e-8) { return allclose(tensor(a), tensor(b), rtol, atol); };
+    // Each expectation is what torch.allclose printed for the same call.
+    CHECK_FALSE(close({1}, {inf}));
+    CHECK_FALSE(close({inf}, {-inf}));
+    CHECK_FALSE(close({1e38}, {inf}));
+    CHECK(close({inf}, {inf}));
+    CHECK(close({-inf}, {-inf}));
+    CHECK(close({inf}, {inf}, inf));
+    CHECK(close({1}, {2}, 1e-5, inf));
+    CHECK_FALSE(close({1}, {inf}, 1e-5, inf));
+    CHECK_FALSE(close({std::nan("")}, {std::nan("")}));
+    // At the edge of the tolerance, atol + |rtol * b| is a float32 sum, as PyTorch computes it.
+    CHECK(close({-1.8840049505233765}, {-1.8858908414840698}, 1e-3, 0));
+    CHECK(close({106.20808410644531}, {106.10198211669922}, 1e-3, 0));
+    CHECK_THROWS_WITH(close({1}, {2}, std::nan("")), "allclose: rtol must be greater than or equal to zero, but got nan");
+    CHECK_THROWS_WITH(close({1}, {2}, -1), "allclose: rtol must be greater than or equal to zero, but got -1");
+    CHECK_THROWS_WITH(close({1}, {2}, 1e-5, -1), "allclose: atol must be greater than or equal to zero, but got -1");
+}
+
+TEST_CASE("triu and tril take any int64 diagonal: beyond the size all is zeroed or kept", "[ops-extra]") {
+    const Tensor m = ones({3, 3});
+    const int64_t big = int64_t{1} << 53, biggest = std::numeric_limits<int64_t>::max();
+    CHECK(sum(triu(m, big)).item() == 0.0f);
+    CHECK(sum(triu(m, -big)).item() == 9.0f);
+    CHECK(sum(tril(m, biggest)).item() == 9.0f);
+    CHECK(sum(tril(m, std::numeric_limits<int64_t>::min())).item() == 0.0f);
 }
