@@ -108,10 +108,11 @@ Shape shape_from_list(uintptr_t address) {
 PrintOptionsUpdate print_options_from_js(const val& options) {
     PrintOptionsUpdate u;
     auto given = [&](const char* key) { return !options[key].isUndefined() && !options[key].isNull(); };
-    if (given("precision")) u.precision = options["precision"].as<int>();
+    // Integers cross whole (saturated, never wrapped) so that the core's range checks see what was given.
+    if (given("precision")) u.precision = saturate(options["precision"].as<double>());
     if (given("threshold")) u.threshold = options["threshold"].as<double>();
-    if (given("edgeitems")) u.edgeitems = options["edgeitems"].as<int>();
-    if (given("linewidth")) u.linewidth = options["linewidth"].as<int>();
+    if (given("edgeitems")) u.edgeitems = saturate(options["edgeitems"].as<double>());
+    if (given("linewidth")) u.linewidth = saturate(options["linewidth"].as<double>());
     if (given("sciMode")) u.sci_mode = options["sciMode"].as<bool>();
     if (given("profile")) u.profile = options["profile"].as<std::string>();
     return u;

@@ -19,8 +19,24 @@ PrintOptions& print_options() {
     return options;
 }
 
+namespace {
+
+// An integer option, checked before it is narrowed to int.
+int checked_option(const char* name, int64_t value, int64_t min, int64_t max) {
+    if (value < min || value > max)
+        throw std::invalid_argument(std::string("set_printoptions: ") + name + " must be an integer in [" +
+                                    std::to_string(min) + ", " + std::to_string(max) + "], got " +
+                                    std::to_string(value));
+    return static_cast<int>(value);
+}
+
+constexpr int64_t kIntMin = std::numeric_limits<int>::min(), kIntMax = std::numeric_limits<int>::max();
+
+}  // namespace
+
 void set_printoptions(const PrintOptionsUpdate& update) {
-    PrintOptions& options = print_options();
+    // Built on a copy and stored only once every value passed, so that an error changes nothing.
+    PrintOptions options = print_options();
     // Like torch, an unknown profile name is ignored rather than rejected.
     if (update.profile == "default") {
         options.precision = 4, options.threshold = 1000, options.edgeitems = 3, options.linewidth = 80;
@@ -30,11 +46,12 @@ void set_printoptions(const PrintOptionsUpdate& update) {
         options.precision = 4, options.threshold = std::numeric_limits<double>::infinity();
         options.edgeitems = 3, options.linewidth = 80;
     }
-    if (update.precision) options.precision = *update.precision;
+    if (update.precision) options.precision = checked_option("precision", *update.precision, 0, kMaxPrintPrecision);
     if (update.threshold) options.threshold = *update.threshold;
-    if (update.edgeitems) options.edgeitems = *update.edgeitems;
-    if (update.linewidth) options.linewidth = *update.linewidth;
+    if (update.edgeitems) options.edgeitems = checked_option("edgeitems", *update.edgeitems, 0, kIntMax);
+    if (update.linewidth) options.linewidth = checked_option("linewidth", *update.linewidth, kIntMin, kIntMax);
     options.sci_mode = update.sci_mode;  // reset to automatic when not given, as torch does
+    print_options() = options;
 }
 
 namespace {
@@ -149,7 +166,7 @@ public:
             // Rows wrap at per_line elements; the " ..." gap counts as one of them.
             const int element_length = formatter.width() + 2;
             const int per_line = std::max(
-                1, static_cast<int>(std::floor(static_cast<double>(options_.linewidth - indent) / element_length)));
+                1, static_cast<int>(std::floor((static_cast<double>(options_.linewidth) - indent) / element_length)));
             const std::string line_break = ",\n" + std::string(static_cast<size_t>(indent) + 1, ' ');
             for (size_t k = 0; k < items.size(); ++k) {
                 if (k > 0) out += k % static_cast<size_t>(per_line) == 0 ? line_break : ", ";
@@ -213,7 +230,9 @@ std::string add_suffixes(std::string text, const std::vector<std::string>& suffi
 std::string to_string(const Tensor& t) { return to_string(t, print_options()); }
 
 std::string to_string(const Tensor& t, const PrintOptions& options) {
-    if (options.precision < 0) throw std::invalid_argument("print: precision must be >= 0");
+    // Options given here directly (not through set_printoptions) follow the same rules.
+    if (options.precision < 0 || options.precision > kMaxPrintPrecision)
+        throw std::invalid_argument("print: precision must be in [0, " + std::to_string(kMaxPrintPrecision) + "]");
     if (options.edgeitems < 0) throw std::invalid_argument("print: edgeitems must be >= 0");
 
     const std::string prefix = "tensor(";

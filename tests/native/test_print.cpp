@@ -248,3 +248,45 @@ TEST_CASE("print: golden cases from PyTorch", "[print][golden]") {
     INFO(passed << " of " << cases.size() << " golden cases match");
     CHECK(passed == cases.size());
 }
+
+TEST_CASE("print: set_printoptions refuses a bad value when set and keeps the options it had", "[print]") {
+    OptionsGuard guard;
+    attn::set_printoptions(profile("short"));
+    const Tensor t = vec({0.123456f, 2.5f});
+    const std::string shown = to_string(t);
+    const attn::PrintOptions kept = attn::print_options();
+    const auto refused = [&](PrintOptionsUpdate update, const std::string& message) {
+        update.profile = "full";  // applied first: it must not stick either
+        CHECK_THROWS_WITH(attn::set_printoptions(update), message);
+        CHECK(attn::print_options().precision == kept.precision);
+        CHECK(attn::print_options().threshold == kept.threshold);
+        CHECK(attn::print_options().edgeitems == kept.edgeitems);
+        CHECK(attn::print_options().linewidth == kept.linewidth);
+        CHECK(to_string(t) == shown);
+    };
+    PrintOptionsUpdate u;
+    u.edgeitems = -7;
+    refused(u, "set_printoptions: edgeitems must be an integer in [0, 2147483647], got -7");
+    u = {};
+    u.edgeitems = int64_t{1} << 31;
+    refused(u, "set_printoptions: edgeitems must be an integer in [0, 2147483647], got 2147483648");
+    u = {};
+    u.precision = 1000000000;
+    refused(u, "set_printoptions: precision must be an integer in [0, 149], got 1000000000");
+    u = {};
+    u.precision = -1;
+    refused(u, "set_printoptions: precision must be an integer in [0, 149], got -1");
+    u = {};
+    u.linewidth = -(int64_t{1} << 31) - 1;
+    refused(u, "set_printoptions: linewidth must be an integer in [-2147483648, 2147483647], got -2147483649");
+    // The limits themselves are fine, and a negative linewidth puts one element per line, as in PyTorch.
+    u = {};
+    u.precision = 149;
+    u.linewidth = -5;
+    attn::set_printoptions(u);
+    CHECK(to_string(vec({1.5f, 2})) == "tensor([1.5" + std::string(148, '0') + ",\n        2." + std::string(149, '0') + "])");
+    // Options handed to to_string directly follow the same rule.
+    attn::PrintOptions direct;
+    direct.precision = 1000000000;
+    CHECK_THROWS_WITH(to_string(t, direct), "print: precision must be in [0, 149]");
+}

@@ -9,6 +9,10 @@
 
 namespace attn {
 
+// Beyond 149 digits after the point every float32 is printed exactly (2^-149 is the smallest one), so a
+// larger precision could only add zeros; refusing it keeps a print's text bounded.
+inline constexpr int kMaxPrintPrecision = 149;
+
 struct PrintOptions {
     int precision = 4;
     double threshold = 1000;  // summarise above this many elements (may be +inf, like profile='full')
@@ -21,12 +25,14 @@ struct PrintOptions {
 PrintOptions& print_options();
 
 // Like torch.set_printoptions: only the arguments given change; sci_mode is always reset to what is
-// given (nullopt = automatic), as PyTorch does.
+// given (nullopt = automatic), as PyTorch does. Unlike PyTorch, the values are checked here, when set, so
+// that a bad one is refused at once (the options stay as they were) instead of breaking every later print:
+// precision in [0, kMaxPrintPrecision], edgeitems >= 0, and the integers within int's range.
 struct PrintOptionsUpdate {
-    std::optional<int> precision;
-    std::optional<double> threshold;
-    std::optional<int> edgeitems;
-    std::optional<int> linewidth;
+    std::optional<int64_t> precision;
+    std::optional<double> threshold;  // any number, as PyTorch (NaN never summarises, a negative one always)
+    std::optional<int64_t> edgeitems;
+    std::optional<int64_t> linewidth;  // may be 0 or negative, as PyTorch: then one element per line
     std::optional<bool> sci_mode;
     std::optional<std::string> profile;  // "default" | "short" | "full", applied first
 };
