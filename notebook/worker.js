@@ -1,13 +1,16 @@
 // The worker that holds one Python session (session.js): a Web Worker in the browser, a worker_threads
 // Worker under Node. It answers index.js's messages in order: start, run, profile, restart.
 import { startSession } from './session.js';
+import { closeNetwork, sealDynamicCode } from './site-only.js';
 
 const port = await (async () => {
   if (typeof self === 'object' && typeof self.postMessage === 'function' && typeof process !== 'object') {
-    return { post: (m) => self.postMessage(m), listen: (f) => { self.onmessage = (e) => f(e.data); } };
+    // The browser: no way out of the site's origin for Python (site-only.js), set before Pyodide loads.
+    closeNetwork();
+    return { post: (m) => self.postMessage(m), listen: (f) => { self.onmessage = (e) => f(e.data); }, started: sealDynamicCode };
   }
   const { parentPort } = await import('node:worker_threads');
-  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f) };
+  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f), started: () => {} };
 })();
 
 let session = null;
@@ -21,6 +24,7 @@ async function handle(message) {
           ...message.options,
           progress: (text, fraction) => port.post({ type: 'progress', message: text, fraction }),
         });
+        port.started();
         port.post({ type: 'ready', backend: session.backend, profile: session.profile });
       } catch (error) {
         port.post({ type: 'failed', message: String(error?.message ?? error) });

@@ -1,0 +1,61 @@
+// In a browser, Python reaches the worker's globals (Pyodide's `js` module is the worker's globalThis), and a
+// page's <meta> Content-Security-Policy does not bind a worker. So the worker binds itself to the site's
+// origin: closeNetwork() runs before Pyodide loads, sealDynamicCode() once it has loaded and before any cell.
+
+const refusal = (what) => new TypeError(`${what} is not available in the notebook: it reaches only this site (${self.location.origin})`);
+
+/** Sets `name` to `value` wherever the global object or its prototypes hold it (own properties win lookups). */
+function replaceGlobal(name, value) {
+  for (let holder = self; holder; holder = Object.getPrototypeOf(holder)) {
+    if (Object.hasOwn(holder, name)) Object.defineProperty(holder, name, { value, writable: false, configurable: false });
+  }
+}
+
+/** A constructor or function that only throws, named as what it replaces. */
+const refused = (name) => ({ [name]: function () { throw refusal(name); } })[name];
+
+// Everything a worker can use to reach another origin, besides fetch (kept for the site's own files).
+const NETWORK = [
+  'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'RTCPeerConnection',
+  'RTCDataChannel', 'Worker', 'SharedWorker', 'importScripts', 'FontFace', 'fetchLater',
+];
+
+export function closeNetwork() {
+  const siteFetch = self.fetch.bind(self);
+  replaceGlobal('fetch', function fetch(input, init) {
+    let request;
+    try {
+      request = new Request(input, init); // read once: what is checked is what is sent
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const to = new URL(request.url).origin;
+    return to === self.location.origin ? siteFetch(request) : Promise.reject(refusal(`fetch from ${to}`));
+  });
+  for (const name of NETWORK) if (name in self) replaceGlobal(name, refused(name));
+  // Caches fetch what cache.add() names; a worker's font set loads fonts from any URL.
+  for (const name of ['caches', 'fonts']) if (name in self) replaceGlobal(name, undefined);
+}
+
+/**
+ * No JavaScript from strings once Pyodide is up (it evaluates its own glue while loading): eval, the Function
+ * constructors and string timers could otherwise import() a module from any origin.
+ */
+export function sealDynamicCode() {
+  replaceGlobal('eval', refused('eval'));
+  // Each constructor gives way to a stub holding its prototype, so that `Function.prototype.apply` and
+  // `instanceof Function` still work (Pyodide calls functions through them).
+  for (const maker of [function () {}, async function () {}, function* () {}, async function* () {}].map((f) => f.constructor)) {
+    const stub = refused(maker.name);
+    Object.defineProperty(stub, 'prototype', { value: maker.prototype });
+    Object.defineProperty(maker.prototype, 'constructor', { value: stub });
+    if (self[maker.name] === maker) replaceGlobal(maker.name, stub);
+  }
+  for (const name of ['setTimeout', 'setInterval']) {
+    const timer = self[name].bind(self);
+    replaceGlobal(name, { [name](handler, ...rest) {
+      if (typeof handler !== 'function') throw refusal(`${name} with code as text`);
+      return timer(handler, ...rest);
+    } }[name]);
+  }
+}

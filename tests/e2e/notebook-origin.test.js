@@ -1,0 +1,124 @@
+// The notebook's worker reaches only the site's own origin: a cell's requests to another origin (a second
+// local server on another port, which would answer anyone) are refused and that server receives nothing,
+// while Python still loads and the chapter's cells still run.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+
+import { assertNoProblems, closePage, newPage, setup } from './harness.mjs';
+import { notebookHash } from '../../web/notebook/share.js';
+import { readChapterNotebook, transcriptionPath } from '../notebook/transcription.mjs';
+
+const PYTHON_TIMEOUT = 60_000;
+
+let env;
+let other; // { base, received: string[] }
+before(async () => {
+  env = await setup();
+  const received = [];
+  const server = createServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin', 'Content-Type': 'text/javascript' });
+    res.end('export default 1;');
+  });
+  server.on('upgrade', (req, socket) => { received.push(`UPGRADE ${req.url}`); socket.destroy(); });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  other = { server, received, base: `http://127.0.0.1:${server.address().port}` };
+});
+after(async () => {
+  await env?.close();
+  await new Promise((done) => other?.server.close(done) ?? done());
+});
+
+// Each way out, tried from Python: what it did ("refused: <message>" or "sent"), one line each.
+const attempts = (base) => String.raw`
+import js, pyodide, pyodide_js
+from pyodide.ffi import create_proxy
+OTHER = "${base}"
+outcomes = {}
+def attempt(name, action):
+    try:
+        action()
+        outcomes[name] = "sent"
+    except Exception as e:
+        outcomes[name] = "refused: " + str(e).splitlines()[-1]
+def settle(name, promise):
+    outcomes[name] = "pending"
+    def sent(_): outcomes[name] = "sent"
+    def refused(e): outcomes[name] = "refused: " + str(e)
+    promise.then(create_proxy(sent), create_proxy(refused))
+def xhr():
+    r = js.XMLHttpRequest.new()
+    r.open("POST", OTHER + "/xhr", False)
+    r.send("secret")
+attempt("XMLHttpRequest", xhr)
+attempt("WebSocket", lambda: js.WebSocket.new(OTHER.replace("http", "ws") + "/ws"))
+attempt("EventSource", lambda: js.EventSource.new(OTHER + "/events"))
+attempt("Worker", lambda: js.Worker.new(OTHER + "/worker.js"))
+attempt("importScripts", lambda: js.importScripts(OTHER + "/script.js"))
+attempt("eval", lambda: js.eval(f"import('{OTHER}/eval.js')"))
+attempt("Function", lambda: js.Function.new(f"return import('{OTHER}/function.js')")())
+attempt("a function's constructor", lambda: js.fetch.constructor.new(f"return import('{OTHER}/constructor.js')")())
+attempt("setTimeout with text", lambda: js.setTimeout(f"import('{OTHER}/timeout.js')", 0))
+attempt("run_js", lambda: pyodide.code.run_js(f"import('{OTHER}/run_js.js')"))
+settle("fetch", js.fetch(OTHER + "/fetch?secret"))
+settle("fetch of a Request", js.fetch(js.Request.new(OTHER + "/request")))
+pyodide_js.loadPackage(OTHER + "/package.whl")  # it reports a failure without rejecting: the server tells
+`;
+
+const report = 'for name, outcome in outcomes.items():\n    print(f"{name}: {outcome}")';
+
+async function openNotebook(page, cells) {
+  await page.goto(`${env.base}notebook.html${await notebookHash(cells)}`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'python', null, { timeout: PYTHON_TIMEOUT });
+}
+
+/** Runs every cell with "Run all"; each cell's printed text and traceback. */
+async function runAll(page) {
+  const count = await page.locator('.nb-cell').count();
+  await page.click('#run-all');
+  await page.waitForFunction((n) => [...document.querySelectorAll('.nb-count')].slice(0, n).every((c) => /^\[\d+\]$/.test(c.textContent)),
+    count, { timeout: PYTHON_TIMEOUT });
+  return shownOutputs(page);
+}
+
+/** Each cell's printed text and traceback, as shown. */
+const shownOutputs = (page) => page.$$eval('.nb-cell', (cells) => cells.map((c) => ({
+  output: c.querySelector('.nb-stdout')?.textContent ?? '',
+  error: c.querySelector('.nb-error')?.textContent ?? null,
+})));
+
+test("a cell's requests to another origin are refused, and that origin receives nothing", { timeout: 120_000 }, async () => {
+  const page = await newPage(env.browser);
+  await openNotebook(page, [attempts(other.base), report]);
+  const [tried] = await runAll(page);
+  assert.equal(tried.error, null, tried.error);
+  // The report again, once the requests made as promises have had time to settle.
+  await page.waitForTimeout(1000);
+  await page.locator('.nb-cell').nth(1).getByRole('button', { name: 'Run this cell' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.nb-count')[1].textContent === '[3]', null, { timeout: PYTHON_TIMEOUT });
+  const [, reported] = await shownOutputs(page);
+  const outcomes = Object.fromEntries(reported.output.trim().split('\n').map((line) => line.split(/: (.*)/s).slice(0, 2)));
+  assert.equal(Object.keys(outcomes).length, 12, reported.output);
+  for (const [name, outcome] of Object.entries(outcomes)) assert.match(outcome, /^refused: /, `${name}: ${outcome}`);
+  assert.match(outcomes.fetch, /fetch from http:\/\/127\.0\.0\.1:\d+ is not available in the notebook: it reaches only this site/);
+  assert.deepEqual(other.received, [], 'the other origin received requests');
+  // Some of these refusals are logged by the browser as failed loads; nothing else went wrong.
+  page.problems = page.problems.filter((p) => !p.includes(other.base));
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test("the site's own files still load, and the chapter's cells run without an error", {
+  timeout: 180_000,
+  skip: transcriptionPath ? false : 'the transcription ../shared/reference/chapter3-notebook.txt is not on this machine',
+}, async () => {
+  const page = await newPage(env.browser);
+  const cells = readChapterNotebook().map((c) => c.code);
+  await openNotebook(page, cells); // Pyodide and the torch package are fetched from the site once the network is closed
+  const shown = await runAll(page);
+  assert.equal(shown.length, cells.length);
+  shown.forEach((cell, i) => assert.equal(cell.error, null, `cell ${i + 1}: ${cell.error}`));
+  assertNoProblems(page);
+  await closePage(page);
+});
