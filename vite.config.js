@@ -45,6 +45,31 @@ const SITE_POLICY = [
   "form-action 'none'",
 ];
 
+// The notebook's worker: a page's <meta> policy does not bind it, so where the host sends headers its script
+// comes with a policy of its own (elsewhere the worker binds itself: notebook/site-only.js). It reaches the
+// site only, and compiles WebAssembly but no JavaScript from text.
+export const WORKER_POLICY = [
+  "default-src 'none'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "connect-src 'self'",
+  "worker-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+];
+// The worker's script: built into assets/worker/, served from its source with ?worker_file by the dev server.
+const isWorkerScript = (url) => /\/assets\/worker\/worker-[^/?]*\.js(\?|$)|[?&]worker_file\b/.test(url);
+
+/** The worker's policy on its script, from the dev server and from vite preview (npm start). */
+function workerPolicy() {
+  const addPolicy = (server) => {
+    server.middlewares.use((req, res, next) => {
+      if (isWorkerScript(req.url)) res.setHeader('Content-Security-Policy', WORKER_POLICY.join('; '));
+      next();
+    });
+  };
+  return { name: 'attention:worker-csp', configureServer: addPolicy, configurePreviewServer: addPolicy };
+}
+
 /** KaTeX's stylesheet with the faces above only, as woff2 only. */
 function katexFaces() {
   return {
@@ -196,7 +221,7 @@ export default defineConfig(({ mode }) =>
       }
     : {
         ...shared,
-        plugins: [katexFaces(), pyodideFolder(), sitePolicy()],
+        plugins: [katexFaces(), pyodideFolder(), sitePolicy(), workerPolicy()],
         build: {
           ...shared.build,
           outDir: here('dist/site'),

@@ -1,6 +1,6 @@
 // In a browser, Python reaches the worker's globals (Pyodide's `js` module is the worker's globalThis), and a
 // page's <meta> Content-Security-Policy does not bind a worker. So the worker binds itself to the site's
-// origin: closeNetwork() runs before Pyodide loads, sealDynamicCode() once it has loaded and before any cell.
+// origin with siteOnly(), before Pyodide loads: whatever Python can reach then reaches the site only.
 
 const refusal = (what) => new TypeError(`${what} is not available in the notebook: it reaches only this site (${self.location.origin})`);
 
@@ -20,7 +20,13 @@ const NETWORK = [
   'RTCDataChannel', 'Worker', 'SharedWorker', 'importScripts', 'FontFace', 'fetchLater',
 ];
 
-export function closeNetwork() {
+/** Fetch for the site's own files only, nothing else that sends, and no JavaScript compiled from text. */
+export function siteOnly() {
+  closeNetwork();
+  sealDynamicCode();
+}
+
+function closeNetwork() {
   const siteFetch = self.fetch.bind(self);
   replaceGlobal('fetch', function fetch(input, init) {
     let request;
@@ -37,11 +43,8 @@ export function closeNetwork() {
   for (const name of ['caches', 'fonts']) if (name in self) replaceGlobal(name, undefined);
 }
 
-/**
- * No JavaScript from strings once Pyodide is up (it evaluates its own glue while loading): eval, the Function
- * constructors and string timers could otherwise import() a module from any origin.
- */
-export function sealDynamicCode() {
+// eval, the Function constructors and string timers could otherwise import() a module from any origin.
+function sealDynamicCode() {
   replaceGlobal('eval', refused('eval'));
   // Each constructor gives way to a stub holding its prototype, so that `Function.prototype.apply` and
   // `instanceof Function` still work (Pyodide calls functions through them).

@@ -1,16 +1,15 @@
 // The worker that holds one Python session (session.js): a Web Worker in the browser, a worker_threads
 // Worker under Node. It answers index.js's messages in order: start, run, profile, restart.
 import { startSession } from './session.js';
-import { closeNetwork, sealDynamicCode } from './site-only.js';
+import { siteOnly } from './site-only.js';
 
 const port = await (async () => {
   if (typeof self === 'object' && typeof self.postMessage === 'function' && typeof process !== 'object') {
-    // The browser: no way out of the site's origin for Python (site-only.js), set before Pyodide loads.
-    closeNetwork();
-    return { post: (m) => self.postMessage(m), listen: (f) => { self.onmessage = (e) => f(e.data); }, started: sealDynamicCode };
+    siteOnly(); // the browser: no way out of the site's origin for Python, set before Pyodide loads
+    return { post: (m) => self.postMessage(m), listen: (f) => { self.onmessage = (e) => f(e.data); } };
   }
   const { parentPort } = await import('node:worker_threads');
-  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f), started: () => {} };
+  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f) };
 })();
 
 let session = null;
@@ -24,7 +23,6 @@ async function handle(message) {
           ...message.options,
           progress: (text, fraction) => port.post({ type: 'progress', message: text, fraction }),
         });
-        port.started();
         port.post({ type: 'ready', backend: session.backend, profile: session.profile });
       } catch (error) {
         port.post({ type: 'failed', message: String(error?.message ?? error) });
