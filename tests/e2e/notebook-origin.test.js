@@ -4,8 +4,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { readdirSync } from 'node:fs';
+import { preview } from 'vite';
 
-import { assertNoProblems, closePage, newPage, setup } from './harness.mjs';
+import { assertNoProblems, closePage, newPage, root, setup, site } from './harness.mjs';
+import { WORKER_POLICY } from '../../vite.config.js';
 import { notebookHash } from '../../web/notebook/share.js';
 import { readChapterNotebook, transcriptionPath } from '../notebook/transcription.mjs';
 
@@ -68,8 +71,8 @@ pyodide_js.loadPackage(OTHER + "/package.whl")  # it reports a failure without r
 
 const report = 'for name, outcome in outcomes.items():\n    print(f"{name}: {outcome}")';
 
-async function openNotebook(page, cells) {
-  await page.goto(`${env.base}notebook.html${await notebookHash(cells)}`);
+async function openNotebook(page, cells, base = env.base) {
+  await page.goto(`${base}notebook.html${await notebookHash(cells)}`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'python', null, { timeout: PYTHON_TIMEOUT });
 }
 
@@ -121,4 +124,23 @@ test("the site's own files still load, and the chapter's cells run without an er
   shown.forEach((cell, i) => assert.equal(cell.error, null, `cell ${i + 1}: ${cell.error}`));
   assertNoProblems(page);
   await closePage(page);
+});
+
+test("where the host sends headers (vite preview, npm start), the worker's script has its own policy, and Python runs under it", { timeout: 120_000 }, async () => {
+  const server = await preview({ configFile: `${root}vite.config.js`, logLevel: 'silent', preview: { port: 0, strictPort: false } });
+  try {
+    const base = `http://localhost:${server.httpServer.address().port}/`;
+    const worker = readdirSync(`${site}assets/worker`).find((file) => /^worker-.*\.js$/.test(file));
+    const response = await fetch(`${base}assets/worker/${worker}`);
+    assert.equal(response.headers.get('content-security-policy'), WORKER_POLICY.join('; '));
+    assert.equal((await fetch(`${base}notebook.html`)).headers.get('content-security-policy'), null, 'the pages keep their <meta> policy');
+    const page = await newPage(env.browser);
+    await openNotebook(page, ['import torch\ntorch.manual_seed(123)\nprint(torch.rand(2))'], base);
+    const [shown] = await runAll(page);
+    assert.deepEqual(shown, { output: 'tensor([0.2961, 0.5166])', error: null });
+    assertNoProblems(page);
+    await closePage(page);
+  } finally {
+    await server.close();
+  }
 });
