@@ -69,6 +69,7 @@ EMSCRIPTEN_BINDINGS(attention) {
         .field("allocatedBytes", &attn::wasm::MemoryUsage::allocated_bytes);
     function("memoryUsage", &Js<&attn::wasm::memory_usage>::call);
     function("kernelBackend", &kernel_backend);
+    constant("maxDims", static_cast<int>(attn::kMaxDims));  // api/ stops walking nested arrays deeper than this
 
     // ---- generator
     enum_<attn::RngProfile>("RngProfile")

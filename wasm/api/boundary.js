@@ -1,7 +1,7 @@
 // Calling the core. The exports are Embind's (wasm/bindings.cpp); what Embind cannot carry is done here,
 // as wasm/convert.hpp describes: tensors stay JavaScript's and cross as records in the heap, and errors
 // come back as a message that is thrown as an AttentionError.
-import { AttentionError } from './checks.js';
+import { AttentionError, describe } from './checks.js';
 
 /**
  * A tensor's values and view, owned by JavaScript: views share `storage` (a Float32Array), and nothing in
@@ -106,7 +106,7 @@ export function makeCore(wasm) {
   // handle, a constructor); `op` names the call in messages. Throws the core's error.
   const wired = [];
   const exported = (op) => (w) => wasm[op](...w);
-  function call(op, args, run = exported(op)) {
+  function call(op, args, run = exported(op), handle = null) {
     reserve(op, bytesFor(args));
     let at = arena;
     wired.length = args.length;
@@ -136,6 +136,8 @@ export function makeCore(wasm) {
     let result;
     try {
       result = run(wired);
+    } catch (error) {
+      throw fromEmbind(op, error, handle);
     } finally {
       if (arenaBytes !== ARENA_BYTES) shrink();
     }
@@ -146,6 +148,26 @@ export function makeCore(wasm) {
       throw new AttentionError(error.startsWith('out of memory') ? `${op}: ${error}` : error);
     }
     return result;
+  }
+
+  // Embind's own errors (a handle deleted while its call was being set up, an argument it cannot pass) as
+  // AttentionErrors naming the call and, for a deleted handle, the module it was. Anything else (a trap) is a
+  // bug and goes through as it is.
+  function fromEmbind(op, error, handle) {
+    if (!(error instanceof wasm.BindingError || error instanceof wasm.InternalError)) return error;
+    if (handle !== null && handle.isDeleted()) {
+      const kind = handle.$$?.ptrType?.registeredClass?.name ?? 'module'; // Embind's record of the handle's class
+      return new AttentionError(`${op}: this ${kind} was deleted before the call reached it`);
+    }
+    return new AttentionError(`${op}: ${error.message}`);
+  }
+
+  // The Embind classes that are modules (bindings.cpp's class_<..., base<nn::Module>>), by name.
+  const moduleKinds = Object.keys(wasm).filter((name) => wasm[name]?.prototype instanceof wasm.Module);
+  function moduleClass(kind) {
+    if (moduleKinds.includes(kind)) return wasm[kind];
+    throw new AttentionError(
+      `nn.Module: ${describe(kind)} is not a kind of module; expected ${moduleKinds.map((k) => `'${k}'`).join(', ')}`);
   }
 
   // The tensor whose record is at `address` (a result of the last call); a view of an argument's storage
@@ -182,10 +204,13 @@ export function makeCore(wasm) {
     /** The export's tensor result. */
     tensor: (op, ...args) => readTensor(call(op, args), args),
     /** A method of a module's Embind handle, and its tensor result. */
-    method: (handle, op, ...args) => call(op, args, (w) => handle[op](...w)),
-    methodTensor: (handle, op, ...args) => readTensor(call(op, args, (w) => handle[op](...w)), args),
-    /** A new Embind handle of the class_ `name` (a module). */
-    construct: (name, ...args) => call(name, args, (w) => new wasm[name](...w)),
+    method: (handle, op, ...args) => call(op, args, (w) => handle[op](...w), handle),
+    methodTensor: (handle, op, ...args) => readTensor(call(op, args, (w) => handle[op](...w), handle), args),
+    /** A new Embind handle of the class_ `name` (a module: any other name is refused). */
+    construct(name, ...args) {
+      const Class = moduleClass(name);
+      return call(name, args, (w) => new Class(...w));
+    },
     /** An in-place method: `target` (the first argument) gets the core's new values and flags. */
     inPlace(op, target, ...rest) {
       const args = [target, ...rest];

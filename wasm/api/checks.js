@@ -19,13 +19,20 @@ export function describe(value) {
   return typeof value;
 }
 
+// The core's integers are int64: every integral Number in [-2^63, 2^63) crosses exactly (as a float64 that
+// convert.hpp turns into an int64), 2 ** 53 included.
+const INT64_MIN = -(2 ** 63), INT64_END = 2 ** 63;
+
 /**
- * One integer argument (a size, dim or index); safe integers only, so that it crosses exactly. Only the type:
- * which integers are valid is the core's to say. `expected` is what the message asks for.
+ * One integer argument (a size, dim, index or diagonal), any int64. Only the type: which integers are valid is
+ * the core's to say. `expected` is what the message asks for.
  */
 export function integer(op, what, value, expected = 'an integer') {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw new AttentionError(`${op}: ${what} must be ${expected}, got ${describe(value)}`);
+  }
+  if (value < INT64_MIN || value >= INT64_END) {
+    throw new AttentionError(`${op}: ${what} must be ${expected} in [-2^63, 2^63), got ${describe(value)}`);
   }
   return value;
 }

@@ -109,6 +109,10 @@ export function defineModules(wasm, core, { tensorOf, tensorArg }) {
 
   class Module {
     constructor(kind, ...args) {
+      if (new.target === Module) { // the base of the modules below, as index.d.ts declares it (abstract)
+        throw new AttentionError('nn.Module cannot be constructed itself: construct one of its kinds, such as ' +
+          'new torch.nn.Linear(3, 2) or new torch.SelfAttention_v1(3, 2)');
+      }
       const handle = core.construct(kind, ...args);
       Object.defineProperty(this, HANDLE, { value: handle });
       Object.defineProperty(this, SHARED, { value: new Map() });

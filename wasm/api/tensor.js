@@ -5,10 +5,18 @@ import { Sizes, TensorData, TensorList } from './boundary.js';
 import { AttentionError, describe, integer, number, probability, shapeArgs } from './checks.js';
 import { OPS } from './ops.js';
 
-// Nested arrays of numbers (or booleans) -> shape + row-major values, refusing ragged input.
-export function flattenNested(data) {
+// Nested arrays of numbers (or booleans) -> shape + row-major values, refusing ragged input. Arrays nested
+// deeper than `maxDims` (the core's limit) are not walked: their shape alone is given, for the core to refuse
+// with its message (walking them would only overflow the stack).
+export function flattenNested(data, maxDims) {
   const shape = [];
-  for (let level = data; Array.isArray(level); level = level[0]) shape.push(level.length);
+  const seen = new Set();
+  for (let level = data; Array.isArray(level); level = level[0]) {
+    if (seen.has(level)) throw new AttentionError('tensor: the nested arrays contain themselves');
+    seen.add(level);
+    shape.push(level.length);
+  }
+  if (shape.length > maxDims) return { shape, values: [], dtype: 'float32' };
   const values = [];
   let kind = null;
   const walk = (node, depth, path) => {
@@ -70,10 +78,27 @@ const numberExport = (name) => name.replace(/_?$/, (end) => `Number${end}`);
 export function defineTensor(core, wasm) {
   const tensorOf = (data) => new Tensor(data);
 
+  // PyTorch's legacy constructor torch.Tensor(*sizes) / torch.Tensor(data): float32 zeros of those sizes
+  // (PyTorch leaves them uninitialised) or those values as float32; no argument is an empty 1-D tensor.
+  function legacyTensorData(args) {
+    const op = 'Tensor';
+    if (args.length === 1 && Array.isArray(args[0])) {
+      const { shape, values } = flattenNested(args[0], wasm.maxDims);
+      return core.tensor('fromValues', new Sizes(shape), new Float32Array(values), wasm.DType.float32);
+    }
+    if (args.every((a) => typeof a === 'number')) return core.tensor('zeros', new Sizes(shapeArgs(op, args.length ? args : [0])));
+    throw new AttentionError(`${op}: expected sizes (new torch.Tensor(2, 3)) or nested arrays of numbers ` +
+      `(new torch.Tensor([[1, 2]])), got ${args.map(describe).join(', ')}; torch.tensor(data), torch.zeros(...) ` +
+      'and torch.rand(...) make tensors too');
+  }
+
   class Tensor {
-    /** @param {TensorData} tensorData the values and view, which the core reads and writes */
-    constructor(tensorData) {
-      this._tensorData = tensorData;
+    /**
+     * new torch.Tensor(2, 3) or new torch.Tensor([[1, 2], [3, 4]]), as PyTorch's legacy constructor (float32
+     * zeros of those sizes, or those values). The API itself makes each tensor over its TensorData.
+     */
+    constructor(...args) {
+      this._tensorData = args.length === 1 && args[0] instanceof TensorData ? args[0] : legacyTensorData(args);
     }
 
     get shape() { return this._tensorData.shape.slice(); }

@@ -1,7 +1,7 @@
 // The torch-like namespace that loadAttention gives: the generator, creation, ops, printing and modules,
 // over one loaded WebAssembly module.
 import { Sizes, makeCore } from './boundary.js';
-import { AttentionError, choice, describe, enumNames } from './checks.js';
+import { AttentionError, choice, describe, enumNames, integer } from './checks.js';
 import { defineModules } from './modules.js';
 import { OPS } from './ops.js';
 import { defineTensor, flattenNested } from './tensor.js';
@@ -25,7 +25,7 @@ function seedText(seed) {
   return BigInt.asUintN(64, value).toString();
 }
 
-// torch.set_printoptions's keywords, with the types the core expects.
+// torch.set_printoptions's keywords, with the types the core expects (the core checks their values).
 function printOptions(options) {
   if (options === null || typeof options !== 'object') {
     throw new AttentionError(`setPrintOptions: expected an options object, got ${describe(options)}`);
@@ -36,10 +36,7 @@ function printOptions(options) {
     if (!given(key)) continue;
     const v = options[key];
     if (typeof v !== 'number') throw new AttentionError(`setPrintOptions: ${key} must be a number, got ${typeof v}`);
-    if (key !== 'threshold' && !Number.isSafeInteger(v)) {
-      throw new AttentionError(`setPrintOptions: ${key} must be an integer, got ${v}`);
-    }
-    out[key] = v;
+    out[key] = key === 'threshold' ? v : integer('setPrintOptions', key, v);
   }
   if (given('sciMode')) out.sciMode = Boolean(options.sciMode);
   if (typeof options.profile === 'string') out.profile = options.profile;
@@ -67,7 +64,7 @@ export function makeApi(wasm, backend) {
 
     tensor(data) {
       if (data instanceof Tensor) return data.clone();
-      const { shape, values, dtype } = flattenNested(data);
+      const { shape, values, dtype } = flattenNested(data, wasm.maxDims);
       return tensorOf(core.tensor('fromValues', new Sizes(shape), new Float32Array(values), dtypes.byName.get(dtype)));
     },
     ...torchFunctions, // the torch functions of ops.js: rand, stack, matmul, linear, ...
