@@ -29,18 +29,64 @@ export async function notebookHash(cells, profile = 'default') {
   return `#${params}`;
 }
 
-/** The cells and profile of a hash made by notebookHash, or null when it holds none (or is damaged). */
+// The most a link's notebook may hold: a larger link is refused before it is decoded, and a link whose cells
+// inflate past the limit as soon as they do (the inflate is streamed and stopped there), so that a small link
+// cannot unpack into a notebook that would stall or crash the page.
+export const MAX_LINK_CHARS = 512 * 1024; // of the cells parameter
+export const MAX_NOTEBOOK_BYTES = 1024 * 1024; // of the cells' JSON
+
+/** A notebook link that is refused, with what the page tells the learner. */
+export class NotebookLinkError extends Error {
+  name = 'NotebookLinkError';
+}
+
+const sizeText = (bytes) => (bytes >= 1024 * 1024 ? `${+(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+const tooLarge = (what) =>
+  new NotebookLinkError(`This link’s notebook is too large: ${what}. Nothing was loaded from it.`);
+
+/** `bytes` inflated, or a NotebookLinkError once the inflated text passes `limit` bytes. */
+async function inflateAtMost(bytes, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks = [];
+  let size = 0;
+  for (let part = await reader.read(); !part.done; part = await reader.read()) {
+    size += part.value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(`its cells unpack to more than the ${sizeText(limit)} a notebook link may hold`);
+    }
+    chunks.push(part.value);
+  }
+  return new Uint8Array(await new Blob(chunks).arrayBuffer());
+}
+
+/**
+ * The cells and profile of a hash made by notebookHash, or null when it holds none (or is damaged).
+ * Throws a NotebookLinkError when its notebook is larger than a link may hold.
+ */
 export async function readNotebookHash(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const packed = params.get('cells');
   if (!packed) return null;
+  if (packed.length > MAX_LINK_CHARS) {
+    throw tooLarge(`the link is ${sizeText(packed.length)}, more than the ${sizeText(MAX_LINK_CHARS)} a notebook link may be`);
+  }
+  let bytes;
   try {
-    let bytes = fromBase64Url(packed.slice(1));
-    if (packed[0] === 'z') bytes = await pipe(bytes, new DecompressionStream('deflate-raw'));
+    bytes = fromBase64Url(packed.slice(1));
+  } catch {
+    return null;
+  }
+  if (packed[0] === 'j' && bytes.length > MAX_NOTEBOOK_BYTES) {
+    throw tooLarge(`its cells are more than the ${sizeText(MAX_NOTEBOOK_BYTES)} a notebook link may hold`);
+  }
+  try {
+    if (packed[0] === 'z') bytes = await inflateAtMost(bytes, MAX_NOTEBOOK_BYTES);
     const cells = JSON.parse(new TextDecoder().decode(bytes));
     if (!Array.isArray(cells) || !cells.every((c) => typeof c === 'string')) return null;
     return { cells, profile: params.get('profile') === 'mkl' ? 'mkl' : 'default' };
-  } catch {
+  } catch (error) {
+    if (error instanceof NotebookLinkError) throw error;
     return null;
   }
 }

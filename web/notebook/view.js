@@ -1,7 +1,7 @@
 // The notebook page: code cells (CodeMirror 6 with Python) run by loadNotebook (Python in a worker, every
 // tensor op computed by the core), outputs shown as Jupyter shows them, the notebook kept in the URL.
 import { loadNotebook } from '../../notebook/index.js';
-import { notebookHash, readNotebookHash } from './share.js';
+import { NotebookLinkError, notebookHash, readNotebookHash } from './share.js';
 import { BOOK_TOKENS } from '../book.js';
 import { inputsLines } from '../python.js';
 import { bookSettings } from '../state.js';
@@ -224,7 +224,14 @@ async function start() {
       els.progressText.textContent = message;
     },
   });
-  const initial = await initialNotebook();
+  let initial;
+  try {
+    initial = await initialNotebook();
+  } catch (error) {
+    if (!(error instanceof NotebookLinkError)) throw error;
+    refuseLink(error.message);
+    return;
+  }
   els.profile.value = initial.profile;
   if (initial.profile !== profile) ready = ready.then(async (nb) => (await nb.setProfile(initial.profile), nb));
   editor = await import('./editor.js');
@@ -236,6 +243,26 @@ async function start() {
   for (const b of [els.runAll, els.restart]) b.disabled = false;
   status(`Python ready (${notebook.backend}). ${notebook.interruptible ? '' : 'Stop restarts Python on this host.'}`);
   document.documentElement.dataset.ready = 'python';
+}
+
+/**
+ * A link the page will not open: what is wrong with it, and nothing else. Python is stopped and every control
+ * stays off, so that nothing (not even the learner's own notebook, kept in storage) replaces the link unasked.
+ */
+function refuseLink(message) {
+  const notice = document.createElement('div');
+  notice.className = 'notice is-error';
+  notice.setAttribute('role', 'alert');
+  const own = document.createElement('a');
+  own.href = './notebook.html';
+  own.textContent = 'Open your own notebook';
+  notice.append(`${message} `, own, ' instead.');
+  els.cells.replaceChildren(notice);
+  els.cells.removeAttribute('aria-busy');
+  els.loading.hidden = true;
+  for (const control of [els.addCell, els.copyLink, els.profile]) control.disabled = true;
+  ready.then((nb) => nb.close(), () => {});
+  document.documentElement.dataset.ready = 'refused';
 }
 
 els.runAll.addEventListener('click', runAll);
