@@ -9,20 +9,45 @@ import { BOOK_PRINTS } from '../book.js';
 // weights depend on stay the same (an edit of an embedding or a word): the same seeds would draw the same
 // weights again. Skipping those draws changes no other number: every later draw in the chapter follows a
 // manual_seed of its own, and these modules draw nothing in forward (no dropout, or dropout 0).
-const kept = new WeakMap(); // torch -> { key, parts }
+// When those settings change, the modules are replaced, and deleted once a recompute with the new ones has
+// succeeded (until then the results shown, which take cells apart with them, are the old ones): the garbage
+// collector does not see the wasm memory a module holds (64 MB for 16 heads with context_length 1024).
+const kept = new WeakMap(); // torch -> { key, parts, modules, replaced: the modules of earlier settings }
+
+// A kept part's modules: the part itself, or those among its fields.
+const modulesIn = (torch, part) =>
+  [part, ...(part?.constructor === Object ? Object.values(part) : [])].filter((v) => v instanceof torch.nn.Module);
 
 function keeper(torch, settings) {
   const { seed, seedV2, d_out, heads, qkv_bias, embeddings, context_length } = settings;
   const key = JSON.stringify([seed, seedV2, d_out, heads, qkv_bias, context_length, embeddings.length, embeddings[0]?.length]);
   let entry = kept.get(torch);
-  if (entry?.key !== key) kept.set(torch, (entry = { key, parts: new Map() }));
-  // make() seeds and builds exactly as the chapter does at that point; it runs only when nothing is kept
-  return (name, make) => entry.parts.get(name) ?? entry.parts.set(name, make()).get(name);
+  if (entry?.key !== key) {
+    const replaced = entry ? [...entry.replaced, ...entry.modules] : [];
+    kept.set(torch, (entry = { key, parts: new Map(), modules: [], replaced }));
+  }
+  return {
+    // make() seeds and builds exactly as the chapter does at that point; it runs only when nothing is kept
+    keep(name, make) {
+      if (!entry.parts.has(name)) {
+        const part = make();
+        entry.parts.set(name, part);
+        entry.modules.push(...modulesIn(torch, part));
+      }
+      return entry.parts.get(name);
+    },
+    deleteReplaced() {
+      for (const module of entry.replaced.splice(0)) module.delete();
+    },
+  };
 }
 
 export function chapterContext(torch, settings) {
   const results = {};
-  const chapter = { torch, settings, results, words: settings.tokens, keep: keeper(torch, settings) };
+  const { keep, deleteReplaced } = keeper(torch, settings);
+  const chapter = { torch, settings, results, words: settings.tokens, keep };
+  /** Once every section has succeeded: these results replace the last ones, so the modules only those used go. */
+  chapter.done = deleteReplaced;
 
   /**
    * Records a result: show(name, tensor, { label, rows, cols, axes, marks, explain, operands }).

@@ -6,7 +6,9 @@
 // where `book` is the chapter's printed text (used only with the book's settings), rows/cols label the
 // last two axes with token words, `axes` (tensors of 3 or more dims) names every dim, e.g. ['batch',
 // 'head', 'query', 'key'], explain(index) takes a cell apart, operands(index) names the cells of other
-// results that went into it (web/operands.js), and marks(index) flags masked/dropped cells.
+// results that went into it (web/operands.js), and marks(index) flags masked/dropped cells. explain() may
+// run the chapter's modules, which a later computeChapter with other seeds or sizes deletes once it succeeds:
+// take a result's cells apart before then.
 // A few results are facts rather than tensors, { name, value }: causal_equal, scores_loop_equal,
 // ex31_equal, bmm_heads_equal, mha_steps_equal (booleans from torch.allclose) and dropout_draws
 // ({ default, mkl }: words each path drew). Settings that a module rejects (heads that do not divide d_out,
@@ -29,5 +31,6 @@ export const SECTIONS = [simpleAttention, allTokens, trainableWeights, attention
 export function computeChapter(torch, settings) {
   const chapter = chapterContext(torch, settings);
   for (const section of SECTIONS) Object.assign(chapter, section(chapter));
+  chapter.done();
   return chapter.results;
 }

@@ -40,9 +40,10 @@ export default function attentionClasses(chapter) {
   // run of the same cell drew 42 more numbers (v2 with biases, then v1).
   const ex = keep('ex31', () => {
     torch.manualSeed(settings.seed);
-    new torch.SelfAttention_v1(d_in, d_out);
-    new torch.SelfAttention_v2(d_in, d_out, true);
-    new torch.SelfAttention_v1(d_in, d_out);
+    // each made only for what it draws
+    new torch.SelfAttention_v1(d_in, d_out).delete();
+    new torch.SelfAttention_v2(d_in, d_out, true).delete();
+    new torch.SelfAttention_v1(d_in, d_out).delete();
     const exStart = torch.rngDraws();
     const attention_v2 = new torch.SelfAttention_v2(d_in, d_out, true);
     const attention_v1 = new torch.SelfAttention_v1(d_in, d_out);

@@ -44,4 +44,5 @@ export default function dropout(chapter) {
     operands: (index) => [same('causal_attn_weights', index)],
   });
   torch.setRngProfile('default');
+  drop.delete();
 }

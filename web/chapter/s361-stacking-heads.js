@@ -24,7 +24,7 @@ export default function stackingHeads(chapter) {
       m[w].weight = torch.cat(wrapper.heads.map((h) => h[w].weight), 0);
       if (settings.qkv_bias) m[w].bias = torch.cat(wrapper.heads.map((h) => h[w].bias), 0);
     }
-    m.out_proj.weight = torch.tensor(Array.from({ length: width }, (_, i) => Array.from({ length: width }, (__, j) => (i === j ? 1 : 0))));
+    m.out_proj.weight = torch.triu(torch.tril(torch.ones(width, width))); // the identity: only the diagonal is in both
     m.out_proj.bias = torch.zeros(width);
     return m;
   });

@@ -115,7 +115,7 @@ export default function weightSplits(chapter) {
   // weights, then out_proj draws d_in x d_out: the output has d_in columns (and goes unnoticed when d_in = d_out).
   const wrongProj = keep('mistake_out_proj', () => {
     torch.manualSeed(settings.seed);
-    for (let i = 0; i < 3; i++) new torch.nn.Linear(d_in, d_out, settings.qkv_bias);
+    for (let i = 0; i < 3; i++) new torch.nn.Linear(d_in, d_out, settings.qkv_bias).delete(); // made only for what they draw
     return new torch.nn.Linear(d_out, d_in);
   });
   show('mistake_out_proj', wrongProj.forward(merged), { label: 'out_proj = nn.Linear(d_out, d_in)', ...byToken, cols: dims(d_in, 'd'), explain: linearOf(wrongProj, merged, 'context_vec', 'out_proj.weight (d_in × d_out)') });
