@@ -87,9 +87,9 @@ function compute(settings) {
   }
 }
 
-/** Settings from a link, with anything invalid replaced by the book's value (and a notice saying so). */
-function fromLink(settings) {
-  const replaced = repairSettings(settings);
+/** Settings from a link, with anything unreadable or invalid replaced by the book's value (and a notice naming it). */
+function fromLink({ settings, dropped }) {
+  const replaced = [...dropped, ...repairSettings(settings)];
   return { settings, notice: replaced.length ? `This link’s ${replaced.join(', ')} could not be used, so the book’s value is shown instead.` : null };
 }
 
@@ -101,10 +101,10 @@ const stepIndex = (id) => STEPS.findIndex((s) => s.id === id);
 function fromLocation({ initial = false } = {}) {
   const parsed = parseHash(location.hash);
   const id = stepIndex(parsed.step) >= 0 ? parsed.step : STEPS[0].id;
-  const unchangedSettings = state.results && sameSettings(parsed.settings, state.settings);
+  const unchangedSettings = state.results && !parsed.dropped.length && sameSettings(parsed.settings, state.settings);
   const stepChanged = id !== state.step;
   if (!unchangedSettings) {
-    const { settings, notice } = fromLink(parsed.settings);
+    const { settings, notice } = fromLink(parsed);
     // Back / Forward (or a pasted link) brought other settings: say so, never change numbers silently.
     state.linkNotice = notice ?? (initial ? null : 'These are the settings of this point in the page’s history: Back and Forward undo and redo settings changes as well as steps.');
     endEdit();

@@ -27,7 +27,8 @@ const INTEGER = /^[+-]?\d+$/;
 const cleaned = (text) => String(text).trim().replace(/^\u2212/, '-');
 export const parseNumber = (text) => (NUMBER.test(cleaned(text)) ? Number(cleaned(text)) : NaN);
 const parseInteger = (text) => (INTEGER.test(cleaned(text)) ? Number(cleaned(text)) : NaN);
-const finite = (text) => (Number.isFinite(Number(text)) ? Number(text) : undefined);
+/** A number as a link writes it (encode's String), else undefined: '', '0x10' and 'NaN' are not numbers here. */
+const finite = (text) => (Number.isFinite(parseNumber(text)) ? parseNumber(text) : undefined);
 const choice = (text, setting) => (Object.hasOwn(setting.options, text) ? text : undefined);
 
 /**
@@ -62,7 +63,7 @@ const KINDS = {
   },
   // one of `options` (value -> what the control says)
   choice: { read: (text, setting) => choice(text, setting) ?? setting.book, encode: String, decode: choice },
-  flag: { read: Boolean, encode: (v) => (v ? '1' : '0'), decode: (text) => text === '1' },
+  flag: { read: Boolean, encode: (v) => (v ? '1' : '0'), decode: (text) => ({ 1: true, 0: false })[text] },
   // the sentence's words, and the numbers of its embeddings: read from the inputs table (render/settings.js)
   words: { encode: JSON.stringify },
   numbers: { encode: (rows) => rows.flat().join(',') },
@@ -86,7 +87,8 @@ const wordOf = (s, i) => s.tokens[i]?.trim() || `word ${i + 1}`;
  *             when typed): only then is it in links, checked and shown; `always` writes it in links even at
  *             the book's value
  *   changed   how the status names a change of it (else its name)
- *   fromLink  reads it from a link where that takes more than its kind's decode (runs even when absent)
+ *   fromLink  reads it from a link where that takes more than its kind's decode (runs even when absent);
+ *             returns false when the link has a value for it that cannot be used
  *   problems  { fieldId: message }, for a setting with several fields
  *   repair    puts usable values back into a link's settings where the book's value as a whole is not the
  *             way (one empty word of several); returns what it replaced
@@ -122,12 +124,16 @@ export const SETTINGS = {
   tokens: {
     kind: 'words', book: BOOK_TOKENS, limits: [1, MAX_WORDS], name: 'words', id: 'token-0', tag: 'inputs',
     fromLink(text, s) {
+      if (text === null) return true;
+      let words = null;
       try {
-        const words = JSON.parse(text ?? 'null');
-        if (Array.isArray(words) && inRange(words.length, this.limits)) s.tokens = words.map(String);
+        words = JSON.parse(text);
       } catch {
         // a damaged link keeps the book's words
       }
+      if (!Array.isArray(words) || !inRange(words.length, this.limits)) return false;
+      s.tokens = words.map(String);
+      return true;
     },
     problems(s) {
       const [lo, hi] = this.limits;
@@ -144,8 +150,10 @@ export const SETTINGS = {
     // A width reshapes the embeddings: the book's numbers where it has them, zeros elsewhere (a link's own
     // numbers, when it has them, come with `x`).
     fromLink(text, s) {
-      const d = inRange(Number(text), this.limits) ? Number(text) : this.book;
+      const usable = text === null || inRange(finite(text), this.limits);
+      const d = text === null || !usable ? this.book : finite(text);
       s.embeddings = s.tokens.map((_, i) => Array.from({ length: d }, (__, j) => BOOK_EMBEDDINGS[i]?.[j] ?? 0));
+      return usable;
     },
   },
   inputs: {
@@ -164,9 +172,15 @@ export const SETTINGS = {
     fromLink(text, s) {
       const n = s.tokens.length;
       const d = widthOf(s);
-      const values = text?.split(',').map(Number);
-      if (drawn(s)) s.embeddings = zeros(n, d);
-      else if (values?.length === n * d && values.every(Number.isFinite)) s.embeddings = Array.from({ length: n }, (_, i) => values.slice(d * i, d * i + d));
+      if (drawn(s)) {
+        s.embeddings = zeros(n, d);
+        return true; // not in use: the draw makes them
+      }
+      if (text === null) return true;
+      const values = text.split(',').map(parseNumber);
+      if (values.length !== n * d || !values.every(Number.isFinite)) return false;
+      s.embeddings = Array.from({ length: n }, (_, i) => values.slice(d * i, d * i + d));
+      return true;
     },
     problems(s) {
       const cells = s.embeddings.flatMap((row, i) => row.map((v, j) => [i, j, v])).filter(([, , v]) => !Number.isFinite(v));
@@ -209,15 +223,28 @@ export function encodeSettings(settings) {
   return new URLSearchParams(inLink(settings).map(([key, setting]) => [setting.param ?? key, KINDS[setting.kind].encode(settingValue(key, settings))]));
 }
 
-/** Reads settings from URL parameters, keeping the book's value for anything missing or unreadable. */
+/** A link's value as a message quotes it: short ones whole, long ones cut. */
+const quoted = (text) => (text.length > 24 ? `${text.slice(0, 24)}…` : text);
+
+/**
+ * Reads settings from URL parameters, keeping the book's value for anything missing or unreadable. Returns
+ * the settings and what could not be read, as the page names it ('seed (abc)'), in the URL's order.
+ */
 export function decodeSettings(params) {
   const s = bookSettings();
+  const dropped = [];
   for (const [key, setting] of ENTRIES) {
     const text = params.get(setting.param ?? key);
-    if (setting.fromLink) setting.fromLink(text, s);
-    else if (text !== null && inUse(key, s)) s[key] = KINDS[setting.kind].decode(text, setting) ?? s[key];
+    let used = true;
+    if (setting.fromLink) used = setting.fromLink(text, s);
+    else if (text !== null && inUse(key, s)) {
+      const value = KINDS[setting.kind].decode(text, setting);
+      if (value === undefined) used = false;
+      else s[key] = value;
+    }
+    if (!used) dropped.push(`${setting.name} (${quoted(text)})`);
   }
-  return s;
+  return { settings: s, dropped };
 }
 
 /** Problems with settings, as { fieldId: message }; empty when they can be computed. */
@@ -269,10 +296,10 @@ export const sameSettings = (a, b) => encodeSettings(a).toString() === encodeSet
 /** True when every setting is the book's. */
 export const isBook = (settings) => encodeSettings(settings).toString() === '';
 
-/** '#step=id&seed=...' -> { step, settings } */
+/** '#step=id&seed=...' -> { step, settings, dropped } (dropped: the settings that could not be read) */
 export function parseHash(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
-  return { step: params.get('step'), settings: decodeSettings(params) };
+  return { step: params.get('step'), ...decodeSettings(params) };
 }
 
 export function formatHash(step, settings) {
