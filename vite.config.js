@@ -59,7 +59,15 @@ export const WORKER_POLICY = [
 // The worker's script: built into assets/worker/, served from its source with ?worker_file by the dev server.
 const isWorkerScript = (url) => /\/assets\/worker\/worker-[^/?]*\.js(\?|$)|[?&]worker_file\b/.test(url);
 
-/** The worker's policy on its script, from the dev server and from vite preview (npm start). */
+// Where the host sends no headers, the site's service worker adds the policy (web/notebook/service-worker.js).
+export const SERVICE_WORKER = 'notebook-sw.js';
+const serviceWorkerSource = () =>
+  `const WORKER_POLICY = ${JSON.stringify(WORKER_POLICY.join('; '))};\n${readFileSync(here('web/notebook/service-worker.js'), 'utf8')}`;
+
+/**
+ * The worker's policy on its script, from the dev server and from vite preview (npm start), and the service
+ * worker that adds it elsewhere: built beside the pages, served by the dev server.
+ */
 function workerPolicy() {
   const addPolicy = (server) => {
     server.middlewares.use((req, res, next) => {
@@ -67,7 +75,20 @@ function workerPolicy() {
       next();
     });
   };
-  return { name: 'attention:worker-csp', configureServer: addPolicy, configurePreviewServer: addPolicy };
+  return {
+    name: 'attention:worker-csp',
+    configureServer(server) {
+      addPolicy(server);
+      server.middlewares.use(`/${SERVICE_WORKER}`, (req, res) => {
+        res.setHeader('Content-Type', 'text/javascript');
+        res.end(serviceWorkerSource());
+      });
+    },
+    configurePreviewServer: addPolicy,
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: SERVICE_WORKER, source: serviceWorkerSource() });
+    },
+  };
 }
 
 /** KaTeX's stylesheet with the faces above only, as woff2 only. */

@@ -144,3 +144,19 @@ test("where the host sends headers (vite preview, npm start), the worker's scrip
     await server.close();
   }
 });
+
+test("on a host without headers, the site's service worker gives the worker its policy from the first visit", { timeout: 120_000 }, async () => {
+  const page = await newPage(env.browser);
+  // the response the page's worker got (the service worker's own fetch of it is reported too)
+  const workerScript = page.context().waitForEvent('response', (r) => /\/assets\/worker\/worker-[^/]*\.js$/.test(r.url()) && !r.request().serviceWorker());
+  await openNotebook(page, ['print(1 + 1)']);
+  assert.ok(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL.endsWith('/notebook-sw.js')), 'the service worker controls the page');
+  const response = await workerScript;
+  assert.ok(response.fromServiceWorker(), 'the worker script came through the service worker');
+  assert.equal(await response.headerValue('content-security-policy'), WORKER_POLICY.join('; '));
+  const [shown] = await runAll(page);
+  assert.deepEqual(shown, { output: '2', error: null });
+  page.problems = page.problems.filter((p) => !p.includes(other.base));
+  assertNoProblems(page);
+  await closePage(page);
+});

@@ -211,12 +211,32 @@ async function initialNotebook() {
 // ------------------------------------------------------------ start
 function status(text) { els.status.textContent = text; }
 
+/**
+ * The site's service worker gives Python's worker its Content-Security-Policy on hosts that send no headers
+ * (web/notebook/service-worker.js). It is waited for a moment on a first visit, so that the first worker has
+ * the policy; without it (no service workers here) the worker still binds itself to the site.
+ */
+async function withSiteServiceWorker() {
+  if (!navigator.serviceWorker) return;
+  try {
+    await navigator.serviceWorker.register('./notebook-sw.js');
+    if (navigator.serviceWorker.controller) return;
+    await new Promise((done) => {
+      navigator.serviceWorker.addEventListener('controllerchange', done, { once: true });
+      setTimeout(done, 3000);
+    });
+  } catch {
+    // not registered (a private window, a host that refuses it): the worker's own binding remains
+  }
+}
+
 async function start() {
   // Python first: its download is the long one. The profile is a plain parameter of the link (or stored),
   // so it is known before the cells are decoded; the editor loads meanwhile.
   const linked = new URLSearchParams(location.hash.replace(/^#/, ''));
   const profile = linked.has('cells') ? (linked.get('profile') === 'mkl' ? 'mkl' : 'default')
     : storedNotebook()?.profile ?? 'default';
+  await withSiteServiceWorker();
   ready = loadNotebook({
     profile,
     onProgress: (message, fraction) => {
