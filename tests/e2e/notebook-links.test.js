@@ -56,3 +56,16 @@ test('a notebook just within the limit still opens', async () => {
   assert.equal(await page.getByRole('alert').count(), 0);
   await closePage(page);
 });
+
+test('“Copy link” on a notebook too large for a link says so instead of copying one', async () => {
+  const page = await newPage(env.browser);
+  // the learner's own notebook, kept in the browser: over the limit once in a link
+  await page.addInitScript((cells) => localStorage.setItem('attention-lab.notebook', JSON.stringify({ cells })), [`s = "${'a'.repeat(MAX_NOTEBOOK_BYTES)}"`]);
+  await page.goto(`${env.base}notebook.html`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'editor');
+  await page.click('#copy-link');
+  await page.waitForFunction(() => /cop/i.test(document.getElementById('status').textContent)); // what Copy link says
+  assert.equal(await page.textContent('#status'),
+    'No link copied: this notebook is too large for one (its cells unpack to more than the 1 MB a notebook link may hold). It is kept in this browser.');
+  await closePage(page);
+});

@@ -35,14 +35,17 @@ export async function notebookHash(cells, profile = 'default') {
 export const MAX_LINK_CHARS = 512 * 1024; // of the cells parameter
 export const MAX_NOTEBOOK_BYTES = 1024 * 1024; // of the cells' JSON
 
-/** A notebook link that is refused, with what the page tells the learner. */
+/** A notebook link that is refused: `reason` says which limit it passes; the message, what the page tells. */
 export class NotebookLinkError extends Error {
   name = 'NotebookLinkError';
+
+  constructor(reason) {
+    super(`This link’s notebook is too large: ${reason}. Nothing was loaded from it.`);
+    this.reason = reason;
+  }
 }
 
 const sizeText = (bytes) => (bytes >= 1024 * 1024 ? `${+(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
-const tooLarge = (what) =>
-  new NotebookLinkError(`This link’s notebook is too large: ${what}. Nothing was loaded from it.`);
 
 /** `bytes` inflated, or a NotebookLinkError once the inflated text passes `limit` bytes. */
 async function inflateAtMost(bytes, limit) {
@@ -53,7 +56,7 @@ async function inflateAtMost(bytes, limit) {
     size += part.value.length;
     if (size > limit) {
       await reader.cancel();
-      throw tooLarge(`its cells unpack to more than the ${sizeText(limit)} a notebook link may hold`);
+      throw new NotebookLinkError(`its cells unpack to more than the ${sizeText(limit)} a notebook link may hold`);
     }
     chunks.push(part.value);
   }
@@ -69,7 +72,7 @@ export async function readNotebookHash(hash) {
   const packed = params.get('cells');
   if (!packed) return null;
   if (packed.length > MAX_LINK_CHARS) {
-    throw tooLarge(`the link is ${sizeText(packed.length)}, more than the ${sizeText(MAX_LINK_CHARS)} a notebook link may be`);
+    throw new NotebookLinkError(`the link is ${sizeText(packed.length)}, more than the ${sizeText(MAX_LINK_CHARS)} a notebook link may be`);
   }
   let bytes;
   try {
@@ -78,7 +81,7 @@ export async function readNotebookHash(hash) {
     return null;
   }
   if (packed[0] === 'j' && bytes.length > MAX_NOTEBOOK_BYTES) {
-    throw tooLarge(`its cells are more than the ${sizeText(MAX_NOTEBOOK_BYTES)} a notebook link may hold`);
+    throw new NotebookLinkError(`its cells are more than the ${sizeText(MAX_NOTEBOOK_BYTES)} a notebook link may hold`);
   }
   try {
     if (packed[0] === 'z') bytes = await inflateAtMost(bytes, MAX_NOTEBOOK_BYTES);

@@ -309,6 +309,13 @@ els.profile.addEventListener('change', async () => {
 els.copyLink.addEventListener('click', async () => {
   await save();
   try {
+    await readNotebookHash(location.hash); // the limits a link is opened with
+  } catch (error) {
+    if (!(error instanceof NotebookLinkError)) throw error;
+    status(`No link copied: this notebook is too large for one (${error.reason}). It is kept in this browser.`);
+    return;
+  }
+  try {
     await navigator.clipboard.writeText(location.href);
     status('Link copied: it holds every cell.');
   } catch {
