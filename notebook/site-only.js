@@ -14,10 +14,11 @@ function replaceGlobal(name, value) {
 /** A constructor or function that only throws, named as what it replaces. */
 const refused = (name) => ({ [name]: function () { throw refusal(name); } })[name];
 
-// Everything a worker can use to reach another origin, besides fetch (kept for the site's own files).
+// Everything a worker can use to reach another origin, besides fetch (kept for the site's own files); a
+// notification loads its icon and image from their URLs.
 const NETWORK = [
   'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'RTCPeerConnection',
-  'RTCDataChannel', 'Worker', 'SharedWorker', 'importScripts', 'FontFace', 'fetchLater',
+  'RTCDataChannel', 'Worker', 'SharedWorker', 'importScripts', 'FontFace', 'fetchLater', 'Notification',
 ];
 
 /** Fetch for the site's own files only, nothing else that sends, and no JavaScript compiled from text. */
