@@ -5,8 +5,9 @@
 //   const { output, error } = await nb.run('import torch\ntorch.manual_seed(123)\nprint(torch.rand(2))');
 //   await nb.close();
 
-/** Thrown by loadNotebook and the methods (bad arguments, a closed notebook, Python failing to load). A
- * learner's Python error is not thrown: it is the `error` of run's result. */
+/** Thrown by loadNotebook and the methods (bad arguments, a closed notebook, Python failing to load, the worker
+ * ending under a call: the next call starts a new one). A learner's Python error is not thrown: it is the
+ * `error` of run's result. */
 export declare class NotebookError extends Error {
   constructor(message: string);
   name: 'NotebookError';
@@ -23,6 +24,10 @@ export interface NotebookOptions {
   /** The folder (URL) holding pyodide.mjs and its files. Browser default: pyodide/ beside the page (where
    * the built site puts it); Node default: the installed `pyodide` package. */
   pyodideURL?: string;
+  /** Node only. Default false: a cell cannot run commands, read or write the host's files, open connections
+   * or reach Node's globals (its `js` module holds plain JavaScript and timers). True gives it the rights of
+   * the calling process: only for trusted code. */
+  hostAccess?: boolean;
   /** Told each stage of loading, with the fraction done (0 to 1). */
   onProgress?: (message: string, fraction: number) => void;
 }
@@ -51,11 +56,13 @@ export interface Notebook extends AsyncDisposable {
   /** True when stop() keeps the namespace (KeyboardInterrupt); false when it must restart Python. */
   readonly interruptible: boolean;
   /** Runs a cell in the notebook's one namespace; cells run one after another, in the order given.
-   * onOutput receives what the cell prints while it runs, in pieces (the result's output holds all of it). */
+   * onOutput receives what the cell prints while it runs, in pieces (the result's output holds all of it); if
+   * it throws, that is reported once on the console and it hears no more of the cell. */
   run(code: string, options?: { onOutput?: (text: string) => void }): Promise<CellResult>;
   /** Dropout masks of the cells that follow come from this build's generator path. */
   setProfile(profile: NotebookProfile): Promise<void>;
-  /** An empty namespace, like restarting a Jupyter kernel. */
+  /** An empty namespace and an interpreter as it started, like restarting a Jupyter kernel (in a new worker
+   * when a cell broke Python past repair). */
   restart(): Promise<void>;
   /** Stops the running cell (its result is a KeyboardInterrupt error). */
   stop(): Promise<void>;

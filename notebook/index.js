@@ -10,6 +10,9 @@
 
 const PROFILES = ['default', 'mkl'];
 const inNode = typeof process === 'object' && process.versions?.node !== undefined;
+// The worker's stack (reserved, not used up front): deep enough that Python's own guards, sys.setrecursionlimit's
+// ceiling (session.js) and its C-stack check, raise RecursionError before the engine's stack overflows.
+const WORKER_STACK_MB = 256;
 
 /** The error loadNotebook and the notebook's methods throw (not a learner's Python error: that is a result). */
 export class NotebookError extends Error {
@@ -24,10 +27,12 @@ export class NotebookError extends Error {
 async function spawnWorker(onMessage, onFailure) {
   if (inNode) {
     const { Worker: NodeWorker } = await import('node:worker_threads');
-    const worker = new NodeWorker(new URL(/* @vite-ignore */ './worker.js', import.meta.url));
+    // A deep stack: Python's own limits (RecursionError) must come before the engine's stack overflow.
+    const worker = new NodeWorker(new URL(/* @vite-ignore */ './worker.js', import.meta.url),
+      { resourceLimits: { stackSizeMb: WORKER_STACK_MB } });
     worker.on('message', onMessage);
     worker.on('error', (e) => onFailure(e.message));
-    worker.on('exit', (code) => { if (code !== 0) onFailure(`the Python worker exited (${code})`); });
+    worker.on('exit', (code) => onFailure(`the Python worker ended (exit code ${code})`));
     worker.unref(); // an idle notebook does not keep Node running; busy() refs it while a call waits
     return { post: (m) => worker.postMessage(m), terminate: () => worker.terminate(), busy: (b) => (b ? worker.ref() : worker.unref()) };
   }
@@ -44,6 +49,7 @@ const canInterrupt = () => typeof SharedArrayBuffer === 'function' && (inNode ||
 class Notebook {
   #options;
   #worker = null;
+  #starting = null; // a new worker on its way, for the calls that come meanwhile
   #calls = new Map(); // id -> { resolve, reject, kind }
   #nextId = 1;
   #interrupt = null;
@@ -64,28 +70,45 @@ class Notebook {
   get interruptible() { return this.#interrupt !== null; }
 
   async start() {
-    const { flavour, pyodideURL, onProgress } = this.#options;
+    const { flavour, pyodideURL, hostAccess, onProgress } = this.#options;
     this.#interrupt = canInterrupt() ? new Int32Array(new SharedArrayBuffer(4)) : null;
     const ready = new Promise((resolve, reject) => this.#calls.set(0, { resolve, reject, kind: 'start' }));
     const onMessage = (m) => {
       if (m.type === 'progress') onProgress?.(m.message, m.fraction);
       else if (m.type === 'ready') this.#settle(0, m);
       else if (m.type === 'failed') this.#fail(new NotebookError(`loadNotebook: ${m.message}`));
-      else if (m.type === 'result') this.#settle(m.id, m);
-      else if (m.type === 'stream') this.#calls.get(m.id)?.onOutput?.(m.text);
+      else if (m.type === 'result') this.#answer(worker, m);
+      else if (m.type === 'stream') this.#stream(m.id, m.text);
     };
-    // Only the current worker is heard: a replaced one may still report its exit.
+    // Only the current worker is heard: a replaced one may still report its exit. A worker that ends by itself
+    // (a cell ended it, or Python broke) fails what waits on it; the next call starts a new one.
     const worker = await spawnWorker(
       (m) => this.#worker === worker && onMessage(m),
-      (message) => this.#worker === worker && this.#fail(new NotebookError(`notebook: ${message}`)));
+      (message) => {
+        if (this.#worker !== worker) return;
+        this.#worker = null;
+        worker.terminate();
+        this.#fail(new NotebookError(`notebook: ${message}; Python restarts at the next call, with its variables gone`));
+      });
     this.#worker = worker;
     this.#worker.busy(true);
-    this.#worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt } });
+    this.#worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt, hostAccess } });
     const { backend } = await ready;
     this.#backend = backend;
     this.#worker.busy(false);
   }
 
+  // A worker whose Python cannot go on answers its last call and is replaced at the next one.
+  #answer(worker, m) {
+    if (m.broken) {
+      this.#worker = null;
+      worker.terminate();
+    }
+    if (m.failed === undefined) return this.#settle(m.id, m);
+    const call = this.#calls.get(m.id);
+    this.#calls.delete(m.id);
+    call?.reject(new NotebookError(`notebook: ${m.failed}`));
+  }
   #settle(id, value) {
     const call = this.#calls.get(id);
     if (!call) return;
@@ -93,13 +116,25 @@ class Notebook {
     if (this.#calls.size === 0) this.#worker?.busy(false);
     call.resolve(value);
   }
+  // A listener that throws is reported once and hears no more of that cell; the cell runs on.
+  #stream(id, text) {
+    const call = this.#calls.get(id);
+    if (!call?.onOutput) return;
+    try {
+      call.onOutput(text);
+    } catch (error) {
+      call.onOutput = null;
+      console.error('notebook: the onOutput listener threw, so it hears no more of this cell:', error);
+    }
+  }
   #fail(error) {
     const calls = [...this.#calls.values()];
     this.#calls.clear();
     for (const call of calls) call.reject(error);
   }
-  #send(message, onOutput) {
-    if (this.#closed) return Promise.reject(new NotebookError('notebook: it was closed'));
+  async #send(message, onOutput) {
+    if (this.#closed) throw new NotebookError('notebook: it was closed');
+    if (!this.#worker) await (this.#starting ??= this.start().finally(() => { this.#starting = null; }));
     const id = this.#nextId++;
     const done = new Promise((resolve, reject) => this.#calls.set(id, { resolve, reject, kind: message.type, onOutput }));
     this.#worker.busy(true);
@@ -133,7 +168,9 @@ class Notebook {
   /** An empty namespace; the seed and print options are back to a fresh Python's. */
   async restart() {
     if (this.#calls.size > 0) return this.#replaceWorker('restarted');
-    await this.#send({ type: 'restart' });
+    // In place when Python is intact; a new worker when a cell broke it past repair.
+    const { restarted } = await this.#send({ type: 'restart' });
+    if (!restarted) await this.#replaceWorker('restarted');
   }
 
   /**
@@ -157,7 +194,9 @@ class Notebook {
   async #replaceWorker(why) {
     const waiting = [...this.#calls.values()];
     this.#calls.clear();
-    this.#worker.terminate();
+    const old = this.#worker;
+    this.#worker = null; // its exit is no failure
+    old?.terminate();
     for (const call of waiting) {
       const message = `the cell was ${why}; Python restarted, so its variables are gone: run the cells again`;
       if (call.kind === 'run') {
@@ -172,7 +211,9 @@ class Notebook {
     if (this.#closed) return;
     this.#closed = true;
     this.#fail(new NotebookError('notebook: it was closed'));
-    await this.#worker?.terminate();
+    const worker = this.#worker;
+    this.#worker = null;
+    await worker?.terminate();
   }
 
   async [Symbol.asyncDispose]() { await this.close(); }
@@ -188,16 +229,20 @@ function checkProfile(op, profile) {
  * Starts Python in a worker with a fresh namespace. Options: profile ('default' | 'mkl'), flavour of the core
  * ('simd' | 'scalar', by default what the engine runs), pyodideURL (the folder with pyodide.mjs; in the
  * browser by default pyodide/ beside the page, where the built site puts it; in Node the pyodide package),
- * onProgress(message, fraction) while loading.
+ * hostAccess (Node: false by default, so that cells cannot run commands, read or write the host's files, open
+ * connections or reach Node's globals; true only for trusted code), onProgress(message, fraction) while loading.
  */
 export async function loadNotebook(options = {}) {
-  const { profile = 'default', flavour, onProgress } = options;
+  const { profile = 'default', flavour, hostAccess = false, onProgress } = options;
   checkProfile('loadNotebook', profile);
   if (flavour !== undefined && flavour !== 'simd' && flavour !== 'scalar') {
     throw new NotebookError(`loadNotebook: flavour must be 'simd' or 'scalar', got ${JSON.stringify(flavour)}`);
   }
+  if (typeof hostAccess !== 'boolean') {
+    throw new NotebookError(`loadNotebook: hostAccess must be true or false, got ${JSON.stringify(hostAccess)}`);
+  }
   const pyodideURL = options.pyodideURL ?? (inNode ? undefined : new URL('pyodide/', globalThis.document?.baseURI ?? location.href).href);
-  const notebook = new Notebook({ profile, flavour, pyodideURL, onProgress });
+  const notebook = new Notebook({ profile, flavour, pyodideURL, hostAccess, onProgress });
   await notebook.start();
   return notebook;
 }

@@ -13,8 +13,55 @@ const PYTHON_FILES = {
   'torch/nn/functional.py': new URL('./python/torch/nn/functional.py', import.meta.url),
 };
 const PYTHON_HOME = '/home/pyodide/attention';
+// sys.setrecursionlimit's ceiling under Node: 49,000 Python frames with a recursive __repr__ on top (C
+// recursion up to CPython's own stack check) still fit the worker's stack (index.js).
+const RECURSION_CEILING = 50_000;
 
 const inNode = typeof process === 'object' && process.versions?.node !== undefined;
+
+// Under Node, Python's `js` module is this worker's globals, and Pyodide's Node glue can run commands
+// (os.system), open sockets and mount host folders. Unless the caller asks for host access, Python gets a
+// `js` of plain JavaScript and timers only, and closeHost() shuts the rest once Pyodide has loaded.
+const SANDBOX_GLOBALS = [
+  'Object', 'Array', 'ArrayBuffer', 'DataView', 'Date', 'Error', 'TypeError', 'RangeError', 'JSON', 'Math', 'Map',
+  'Set', 'WeakMap', 'WeakSet', 'WeakRef', 'FinalizationRegistry', 'Promise', 'Symbol', 'BigInt', 'Number',
+  'String', 'Boolean', 'RegExp', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
+  'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'TextEncoder',
+  'TextDecoder', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'AbortController',
+  'AbortSignal',
+];
+const NO_HOST = 'is not available in the notebook: it has no access to the host (loadNotebook({ hostAccess: true }) gives it)';
+
+function sandboxGlobals() {
+  const globals = Object.create(null);
+  for (const name of SANDBOX_GLOBALS) if (name in globalThis) globals[name] = globalThis[name];
+  return globals;
+}
+
+/** Shuts every way from this worker to the host that Python could still reach once Pyodide has loaded. */
+async function closeHost(pyodide) {
+  // Emscripten's system() and sockets load child_process and ws through Node's module loader.
+  const { Module } = await import('node:module');
+  Module._load = (request) => { throw new Error(`${request} ${NO_HOST}`); };
+  delete globalThis.require; // Pyodide's own, over fs, crypto, ws and child_process
+  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen']) delete process[name];
+  for (const name of ['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource']) delete globalThis[name];
+  // Any function Python holds leads to its constructor, which would compile JavaScript from text.
+  for (const f of [function () {}, async function () {}, function* () {}, async function* () {}]) {
+    const maker = f.constructor;
+    const refused = () => { throw new Error(`${maker.name} ${NO_HOST}`); };
+    Object.defineProperty(maker.prototype, 'constructor', { value: refused, writable: false, configurable: false });
+  }
+  // pyodide_js is Pyodide's own API: it mounts host folders and loads packages from the network.
+  pyodide.unregisterJsModule('pyodide_js');
+  pyodide.runPython(`
+import os, sys
+sys.modules.pop("pyodide_js", None)
+def system(command):
+    raise PermissionError("os.system ${NO_HOST}")
+os.system = system  # Emscripten's system() would run the command on the host
+del system`);
+}
 
 async function readText(url) {
   if (url.protocol === 'file:') {
@@ -35,9 +82,11 @@ async function importPyodide(pyodideURL) {
 /**
  * Loads Python and the core; `progress(message, fraction)` is told each stage. Returns the session.
  * @param {{profile?: 'default'|'mkl', flavour?: 'simd'|'scalar', pyodideURL?: string,
- *          interruptBuffer?: Int32Array, progress?: (message: string, fraction: number) => void}} options
+ *          interruptBuffer?: Int32Array, hostAccess?: boolean, progress?: (message: string, fraction: number) => void}} options
  */
-export async function startSession({ profile = 'default', flavour, pyodideURL, interruptBuffer, progress = () => {} }) {
+export async function startSession({ profile = 'default', flavour, pyodideURL, interruptBuffer, hostAccess = false,
+  progress = () => {} }) {
+  const sandboxed = inNode && !hostAccess;
   progress('Loading Python (Pyodide)…', 0.05);
   const [{ loadPyodide }, { loadAttention }, sources] = await Promise.all([
     importPyodide(pyodideURL),
@@ -45,44 +94,95 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     Promise.all(Object.values(PYTHON_FILES).map(readText)),
   ]);
   const [pyodide, api] = await Promise.all([
-    loadPyodide(pyodideURL ? { indexURL: pyodideURL } : {}),
+    loadPyodide({ ...(pyodideURL ? { indexURL: pyodideURL } : {}), ...(sandboxed ? { jsglobals: sandboxGlobals() } : {}) }),
     loadAttention(flavour ? { flavour } : {}),
   ]);
   progress('Starting torch…', 0.85);
   api.setRngProfile(profile);
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
 
-  Object.keys(PYTHON_FILES).forEach((file, i) => {
-    const path = `${PYTHON_HOME}/${file}`;
-    pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')));
-    pyodide.FS.writeFile(path, sources[i]);
-  });
+  // The package's files as shipped, whatever a cell wrote over them (restart() writes them again).
+  const writeFiles = () => {
+    removeTree(pyodide.FS, PYTHON_HOME);
+    Object.keys(PYTHON_FILES).forEach((file, i) => {
+      const path = `${PYTHON_HOME}/${file}`;
+      pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')));
+      pyodide.FS.writeFile(path, sources[i]);
+    });
+  };
+  writeFiles();
   pyodide.registerJsModule('_attention_api', api);
-  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PYTHON_HOME)})`);
-  const cells = pyodide.pyimport('cells');
+  // No bytecode caches: a file written again within the same second must not be read from a stale one.
+  pyodide.runPython(`import sys; sys.dont_write_bytecode = True; sys.path.insert(0, ${JSON.stringify(PYTHON_HOME)})`);
+  if (sandboxed) await closeHost(pyodide);
+  let cells = pyodide.pyimport('cells');
+  if (inNode) cells.cap_recursion_limit(RECURSION_CEILING);
+  const restore = cells.pristine();
   let notebook = cells.Notebook();
+  let broken = false; // Python cannot go on (Pyodide's fatal error, or its runner is gone): the worker is replaced
+  const decoder = new TextDecoder();
   progress('Ready', 1);
 
   return {
     backend: api.backend,
     get profile() { return api.getRngProfile(); },
+    get broken() { return broken; },
     setProfile(name) { api.setRngProfile(name); },
     /** Runs one cell: { output, error } with error null or { type, message, line, traceback }; `stream(text)`,
      * if given, is called with what the cell prints as it prints it. */
     run(code, stream) {
       if (interruptBuffer) interruptBuffer[0] = 0;
-      const result = stream ? notebook.run(code, stream) : notebook.run(code);
+      let ran, result;
+      try {
+        ran = stream ? notebook.run(code, stream) : notebook.run(code);
+        result = cells.as_utf8(ran);
+      } catch (error) {
+        if (error?.constructor?.name !== 'PythonError') broken = true; // not Python's own error: the engine's
+        throw error;
+      } finally {
+        ran?.destroy();
+      }
       const [output, error] = result.toJs({ dict_converter: Object.fromEntries });
       result.destroy();
-      return { output, error: error ? { ...error, line: error.line ?? null } : null };
+      const text = (bytes) => decoder.decode(bytes);
+      return { output: text(output), error: error ? { ...error, type: text(error.type), message: text(error.message),
+        traceback: text(error.traceback), line: error.line ?? null } : null };
     },
-    /** A fresh namespace (the seed and print options of the core are reset too). */
+    /**
+     * A fresh namespace (the seed and print options of the core are reset too), and the interpreter put back
+     * as it started. False when that could not be done: a cell broke Python past repair.
+     */
     restart() {
-      notebook.destroy();
-      pyodide.runPython('import sys; [sys.modules.pop(m) for m in list(sys.modules) if m == "torch" or m.startswith("torch.")]');
-      api.setPrintOptions({ profile: 'default' });
-      api.manualSeed(crypto.getRandomValues(new BigUint64Array(1))[0]); // like a new process: a random seed
-      notebook = cells.Notebook();
+      try {
+        notebook.destroy();
+        writeFiles();
+        restore();
+        cells.destroy();
+        pyodide.runPython('import sys; sys.modules.pop("cells", None)');
+        cells = pyodide.pyimport('cells');
+        api.setPrintOptions({ profile: 'default' });
+        api.manualSeed(crypto.getRandomValues(new BigUint64Array(1))[0]); // like a new process: a random seed
+        notebook = cells.Notebook();
+        // A cell can break what the snapshot shares (a standard module's functions): then a new worker.
+        const runner = cells.Notebook();
+        const probe = runner.run('print(1)');
+        const works = probe.get(0) === '1\n' && probe.get(1) === undefined;
+        probe.destroy();
+        runner.destroy();
+        if (!works) broken = true;
+        return works;
+      } catch {
+        broken = true;
+        return false;
+      }
     },
   };
+}
+
+/** Removes a folder of Pyodide's file system and all it holds, if it is there (links, not what they point to). */
+function removeTree(FS, path) {
+  if (!FS.analyzePath(path, true).exists) return;
+  if (!FS.isDir(FS.lstat(path).mode)) return FS.unlink(path);
+  for (const name of FS.readdir(path)) if (name !== '.' && name !== '..') removeTree(FS, `${path}/${name}`);
+  FS.rmdir(path);
 }

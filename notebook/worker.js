@@ -50,11 +50,10 @@ async function handle(message) {
       try {
         result = session.run(message.code, stream);
         flush();
-      } catch (error) { // not the learner's error (those are in result.error): the session itself failed
-        result = { output: '', error: { type: 'InternalError', message: String(error?.message ?? error), line: null,
-          traceback: `InternalError: ${error?.message ?? error}` } };
+      } catch (error) { // not the learner's error (those are in result.error): the runner itself failed
+        result = { output: '', error: runnerError(error, session.broken) };
       }
-      port.post({ type: 'result', id: message.id, ...result });
+      port.post({ type: 'result', id: message.id, ...result, broken: session.broken });
       break;
     }
     case 'profile':
@@ -62,15 +61,25 @@ async function handle(message) {
       port.post({ type: 'result', id: message.id, profile: session.profile });
       break;
     case 'restart':
-      session.restart();
-      port.post({ type: 'result', id: message.id });
+      port.post({ type: 'result', id: message.id, restarted: session.restart() });
       break;
   }
+}
+
+// Python's own error from the runner (a MemoryError while passing the output on) by its name, else the engine's.
+function runnerError(error, broken) {
+  const type = error?.constructor?.name === 'PythonError' ? error.type : 'InternalError';
+  const last = String(error?.message ?? error).trim().split('\n').at(-1).replace(`${type}: `, '');
+  const message = broken ? `${last} (Python could not go on: it restarts at the next cell, its variables gone)` : last;
+  return { type, message, line: null, traceback: `${type}: ${message}` };
 }
 
 // Messages are handled one after another, each after the one before it has finished (start is async).
 let chain = Promise.resolve();
 port.listen((message) => {
   pending.push(message);
-  chain = chain.then(() => handle(pending.shift()));
+  chain = chain.then(() => handle(pending.shift())).catch((error) => {
+    // Whatever failed, the call is answered (index.js rejects it) and the next message is still handled.
+    port.post({ type: 'result', id: message.id, failed: String(error?.message ?? error), broken: true });
+  });
 });

@@ -5,8 +5,10 @@ error ends the cell with a short traceback through the learner's own lines.
 Plain Python with no dependency, so the same file runs the page's cells (over the notebook's torch) and
 tests/golden/gen_notebooks.py (over PyTorch itself)."""
 import ast
+import builtins
 import io
 import linecache
+import os
 import sys
 import traceback
 
@@ -82,7 +84,10 @@ def describe(error, filename):
 
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename.startswith("<cell ")]
     line = next((f.lineno for f in frames if f.filename == filename), None)
-    message = str(error)
+    try:
+        message = str(error)
+    except Exception as failed:  # noqa: BLE001  (a learner's __str__ that raises: the type still tells)
+        message = f"<exception str() failed: {type(failed).__name__}>"
     shown = ["Traceback (most recent call last):"]
     for frame in frames:
         where = f"  Cell {_cell_label(frame.filename)}, line {frame.lineno}"
@@ -97,3 +102,48 @@ def describe(error, filename):
 
 def _cell_label(filename):
     return "[" + filename[len("<cell "):-1] + "]"
+
+
+def as_utf8(result):
+    """run's (output, error) with each text as UTF-8 bytes, for a host whose own conversion of a long str
+    cannot be trusted once memory is short (bytes are copied whole, or encoding them raises MemoryError)."""
+    output, error = result
+    encode = lambda text: text.encode("utf-8", "surrogatepass")  # noqa: E731
+    if error is not None:
+        error = {key: encode(value) if isinstance(value, str) else value for key, value in error.items()}
+    return encode(output), error
+
+
+def cap_recursion_limit(ceiling):
+    """Makes sys.setrecursionlimit stop at `ceiling`: deeper, the engine's stack would overflow before Python
+    raises RecursionError, and that would end Python."""
+    set_limit = sys.setrecursionlimit
+
+    def setrecursionlimit(limit):
+        set_limit(limit)  # Python's own checks of the value
+        if sys.getrecursionlimit() > ceiling:
+            set_limit(ceiling)
+
+    setrecursionlimit.__doc__ = f"{set_limit.__doc__}\n\nHere at most {ceiling}."
+    sys.setrecursionlimit = setrecursionlimit
+
+
+def pristine():
+    """A function that puts back what a cell may have changed of the interpreter as it is now: the loaded
+    modules (modules imported since are dropped, so they load afresh), builtins, sys's attributes and path,
+    the working directory and the recursion limit."""
+    modules, loaded = sys.modules, dict(sys.modules)
+    names, sys_names, path = dict(builtins.__dict__), dict(sys.__dict__), list(sys.path)
+    cwd, limit = os.getcwd(), sys.getrecursionlimit()
+
+    def restore():
+        modules.clear()
+        modules.update(loaded)
+        builtins.__dict__.clear()
+        builtins.__dict__.update(names)
+        sys.__dict__.update(sys_names)
+        sys.path[:] = path
+        os.chdir(cwd)
+        sys.setrecursionlimit(limit)
+
+    return restore

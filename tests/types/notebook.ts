@@ -7,6 +7,7 @@ export async function chapterCell(): Promise<string> {
   const options: NotebookOptions = {
     profile: 'mkl',
     flavour: 'simd',
+    hostAccess: false,
     onProgress: (message: string, fraction: number) => console.log(message, fraction),
   };
   const nb: Notebook = await loadNotebook(options);

@@ -4,6 +4,8 @@ the page; this package only decides which operation runs, the way PyTorch's Pyth
 
 The core's errors arrive as a JavaScript AttentionError; `call` raises them as the Python exception
 PyTorch raises for the same mistake (RuntimeError, or IndexError for an index out of range)."""
+import gc
+
 from pyodide.ffi import JsException, JsProxy, to_js
 
 import _attention_api as api  # noqa: F401  (registered by notebook/session.js)
@@ -15,6 +17,11 @@ def python_error(error):
         message = message[len("AttentionError: "):]
     if "out of range" in message or "out of bounds" in message:
         return IndexError(message)
+    if "out of memory" in message:
+        gc.collect()  # frees the tensors that only reference cycles still held
+        usage = api.memoryUsage()
+        return MemoryError(f"{message} (the core's heap holds {usage.heapBytes >> 20} MB, {usage.allocatedBytes >> 20} MB in use: "
+                           "del the large tensors you no longer need, or restart)")
     return RuntimeError(message)
 
 

@@ -1,0 +1,167 @@
+// Hostile and careless cells under Node: a cell cannot reach the host unless hostAccess is given, a worker that
+// ends or breaks is replaced, listeners that throw are contained, restart() always gives a clean interpreter,
+// long strings cross intact, and Python's own errors come through by name.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { loadNotebook, NotebookError } from '../../notebook/index.js';
+
+const unhandled = [];
+process.on('unhandledRejection', (reason) => unhandled.push(reason));
+
+const scratch = mkdtempSync(join(tmpdir(), 'notebook-hostile-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs a cell that must fail, and returns its error. */
+async function failing(nb, code) {
+  const { error } = await nb.run(code);
+  assert.ok(error, `the cell ran without an error:\n${code}`);
+  return error;
+}
+
+describe('by default a cell cannot reach the host', () => {
+  let nb;
+  before(async () => { nb = await loadNotebook(); });
+  after(() => nb?.close());
+
+  test('no commands: os.system and libc system() run nothing', async () => {
+    const touched = join(scratch, 'touched');
+    const error = await failing(nb, `import os\nos.system("touch ${touched}")`);
+    assert.equal(error.type, 'PermissionError');
+    assert.match(error.message, /hostAccess: true/);
+    await nb.run(`import ctypes\nctypes.CDLL(None).system(b"touch ${touched}")`);
+    assert.equal(existsSync(touched), false);
+  });
+
+  test("no host files: open('/etc/passwd') fails", async () => {
+    assert.equal((await failing(nb, 'open("/etc/passwd").read()')).type, 'FileNotFoundError');
+    assert.equal((await failing(nb, 'import pyodide_js\npyodide_js.mountNodeFS("/mnt", "/")')).type, 'ModuleNotFoundError');
+  });
+
+  test("no Node: js has neither process, require nor fetch, and no function's constructor compiles code", async () => {
+    for (const name of ['process', 'require', 'fetch', 'globalThis', 'eval', 'Function']) {
+      assert.equal((await failing(nb, `import js\njs.${name}`)).type, 'AttributeError', name);
+    }
+    for (const reach of ['import js\njs.Object.constructor("return process")()',
+      'import _attention_api\n_attention_api.manualSeed.constructor("return process")()']) {
+      assert.match((await failing(nb, reach)).message, /not available in the notebook/, reach);
+    }
+  });
+
+  test('no network: a socket to a server on localhost never connects', async () => {
+    let connections = 0;
+    const server = createServer((socket) => { connections++; socket.destroy(); });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address();
+      await failing(nb, `import socket\nsocket.create_connection(("127.0.0.1", ${port})).sendall(b"x")`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(connections, 0);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('loadNotebook checks hostAccess', async () => {
+    await assert.rejects(loadNotebook({ hostAccess: 'yes' }), /hostAccess must be true or false/);
+  });
+});
+
+describe('with hostAccess: true (trusted code)', () => {
+  let nb;
+  before(async () => { nb = await loadNotebook({ hostAccess: true }); });
+  after(() => nb?.close());
+
+  test('a cell runs commands on the host', async () => {
+    const touched = join(scratch, 'trusted');
+    assert.equal((await nb.run(`import os\nos.system("touch ${touched}")`)).error, null);
+    assert.equal(existsSync(touched), true);
+  });
+
+  test('a cell that ends the worker: the run rejects with a NotebookError, the next run starts a new worker', async () => {
+    await nb.run('kept = 1');
+    await assert.rejects(nb.run('import js\njs.process.exit(0)'),
+      (error) => error instanceof NotebookError && /the Python worker ended.*variables gone/.test(error.message));
+    assert.equal((await failing(nb, 'kept')).type, 'NameError');
+    assert.deepEqual(await nb.run('import torch\ntorch.ones(2).sum()'), { output: 'tensor(2.)\n', error: null });
+  });
+});
+
+describe('a notebook survives', () => {
+  let nb;
+  before(async () => { nb = await loadNotebook(); });
+  after(() => nb?.close());
+
+  test('an onOutput listener that throws: reported once, the cell runs to its end', async () => {
+    const reported = [];
+    const consoleError = console.error;
+    console.error = (...args) => reported.push(args);
+    try {
+      const result = await nb.run('for i in range(3):\n    print(i)', { onOutput: () => { throw new Error('listener'); } });
+      assert.deepEqual(result, { output: '0\n1\n2\n', error: null });
+    } finally {
+      console.error = consoleError;
+    }
+    assert.equal(reported.length, 1);
+    assert.match(String(reported[0][0]), /onOutput listener threw/);
+  });
+
+  for (const [what, breaks] of [
+    ['sys.modules.clear()', 'import sys\nsys.modules.clear()'],
+    ['builtins.print = None', 'import builtins\nbuiltins.print = None'],
+    ['an overwritten torch/_core.py', 'import torch, os\nopen(os.path.join(os.path.dirname(torch.__file__), "_core.py"), "w").write("raise SystemExit")\nimport sys\ndel sys.modules["torch"], sys.modules["torch._core"]'],
+    ['a broken standard module the runner uses', 'import ast\nast.parse = None'],
+    ['sys.setrecursionlimit replaced, the working directory changed', 'import sys, os\nsys.setrecursionlimit = None\nos.chdir("/tmp")'],
+    ['a link to the standard library in the package folder', 'import os\nos.symlink("/lib", "/home/pyodide/attention/lib")'],
+  ]) {
+    test(`restart() gives a clean interpreter after ${what}`, async () => {
+      await nb.run(breaks);
+      await nb.restart();
+      assert.deepEqual(await nb.run('print(1)\nimport os, sys, fractions\nos.getcwd(), sys.getrecursionlimit()'),
+        { output: "1\n('/home/pyodide', 1000)\n", error: null });
+      assert.deepEqual(await nb.run('import torch\ntorch.ones(2).sum()'), { output: 'tensor(2.)\n', error: null });
+    });
+  }
+
+  test('RecursionError by name: deep recursion with a raised limit, a recursive __repr__', async () => {
+    const deep = await failing(nb, 'import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)');
+    assert.equal(deep.type, 'RecursionError');
+    const repr = await failing(nb, 'class Loop:\n    def __repr__(self):\n        return repr(self)\nLoop()');
+    assert.equal(repr.type, 'RecursionError');
+    assert.deepEqual(await nb.run('print(sys.getrecursionlimit() <= 50_000)'), { output: 'True\n', error: null });
+  });
+
+  test('an exception whose __str__ raises: its type, and a note for its message', async () => {
+    const error = await failing(nb, 'class Odd(Exception):\n    def __str__(self):\n        raise ValueError\nraise Odd()');
+    assert.equal(error.type, 'Odd');
+    assert.equal(error.message, '<exception str() failed: ValueError>');
+    assert.equal(error.line, 4);
+  });
+
+  test('a tensor at the size limit: MemoryError that says how much memory is held', async () => {
+    const error = await failing(nb, 'import torch\nx = torch.rand(16384, 16384)');
+    assert.equal(error.type, 'MemoryError');
+    assert.match(error.message, /^rand: out of memory.* \d+ MB/);
+  });
+
+  test('with the memory held after a MemoryError, strings of 1 MB cross intact or fail by name', async () => {
+    const filled = await nb.run('held = []\nsize = 2**28\nwhile size >= 2**16:\n    try:\n        held.append(bytearray(size))\n    except MemoryError:\n        size //= 2');
+    assert.equal(filled.error, null, filled.error?.traceback);
+    for (const cell of ['"a" * 2**20', 'raise ValueError("b" * 2**20)', 'print("c" * 2**21)']) {
+      const { output, error } = await nb.run(cell);
+      const text = output + (error?.message ?? '');
+      assert.ok(!text.includes('\0'), `NUL bytes from ${cell}`);
+      if (error?.type === 'MemoryError') continue; // failed loudly
+      assert.ok(/^('a{1048576}'\n|b{1048576}|c{2097152}\n)$/.test(text), `${cell} came back as ${text.length} characters`);
+    }
+    await nb.run('del held');
+  });
+
+  test('no unhandled rejection on the way', () => {
+    assert.deepEqual(unhandled, []);
+  });
+});
