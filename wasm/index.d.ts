@@ -55,13 +55,13 @@ export type TensorData = number | boolean | TensorData[];
 export type ShapeArgs = number[] | [shape: readonly number[]];
 
 export interface PrintOptions {
-  /** Digits after the decimal point (default 4). */
+  /** Digits after the decimal point (default 4), an integer in [0, 149]: by 149 every float32 is exact. */
   precision?: number;
   /** Above this many elements, print a summary (default 1000). */
   threshold?: number;
-  /** Items shown at each end of a summarised dim (default 3). */
+  /** Items shown at each end of a summarised dim (default 3), a non-negative integer. */
   edgeitems?: number;
-  /** Characters per line (default 80). */
+  /** Characters per line (default 80), an integer; 0 or less puts one element per line, as in PyTorch. */
   linewidth?: number;
   /** true forces scientific notation, false forbids it; absent or null chooses (and is reset by every call). */
   sciMode?: boolean | null;
@@ -78,7 +78,13 @@ export interface MemoryUsage {
 
 /** A float32 (or bool) tensor whose values live in JavaScript: nothing to free. Views share storage. */
 declare class Tensor implements Iterable<Tensor> {
-  private constructor(tensorData: never);
+  /**
+   * PyTorch's legacy torch.Tensor(*sizes): float32 zeros of these sizes (PyTorch leaves them uninitialised);
+   * with none, an empty 1-D tensor. torch.zeros and torch.tensor say what they make more plainly.
+   */
+  constructor(...sizes: number[]);
+  /** PyTorch's legacy torch.Tensor(data): these nested values as float32 (booleans as 1 and 0). */
+  constructor(data: readonly NestedData[]);
 
   /** The sizes, a fresh array each time. */
   readonly shape: number[];
@@ -391,6 +397,7 @@ export interface Torch {
   cat(tensors: readonly Tensor[], dim?: number): Tensor;
 
   // functions
+  /** Any integer diagonal (int64, as PyTorch): beyond the matrix it zeroes everything (triu) or keeps it (tril). */
   triu(input: Tensor, diagonal?: number): Tensor;
   tril(input: Tensor, diagonal?: number): Tensor;
   softmax(input: Tensor, dim: number): Tensor;
@@ -403,10 +410,14 @@ export interface Torch {
   /** nn.functional.dropout: nn.Dropout's masks under the current RNG profile, without a module. */
   dropout(input: Tensor, p?: number, training?: boolean): Tensor;
   sum(input: Tensor, dim?: number | null, keepdim?: boolean): Tensor;
+  /** torch.allclose: |a - b| <= atol + rtol * |b| in float32 everywhere; infinities are close only to themselves. */
   allclose(input: Tensor, other: Tensor, tolerances?: { rtol?: number; atol?: number }): boolean;
 
   memoryUsage(): MemoryUsage;
-  /** torch.set_printoptions: sets the options given; sciMode goes back to automatic unless given. */
+  /**
+   * torch.set_printoptions: sets the options given; sciMode goes back to automatic unless given. A value out of
+   * its range (PrintOptions) throws an AttentionError and leaves every option as it was.
+   */
   setPrintOptions(options?: PrintOptions): void;
 
   readonly nn: {

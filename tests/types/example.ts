@@ -247,7 +247,7 @@ export async function refused(
   sa_v1: SelfAttention_v1,
   sa_v2: SelfAttention_v2,
 ): Promise<void> {
-  // @ts-expect-error: tensors are made by the API, not by their constructor
+  // @ts-expect-error: the legacy constructor takes sizes or nested arrays
   new torch.Tensor({});
   // @ts-expect-error: nn.Module is a base class
   new torch.nn.Module('newLinear', 3, 2, true);
