@@ -57,12 +57,14 @@ export const WORKER_POLICY = [
   "form-action 'none'",
 ];
 // The worker's script: built into assets/worker/, served from its source with ?worker_file by the dev server.
-const isWorkerScript = (url) => /\/assets\/worker\/worker-[^/?]*\.js(\?|$)|[?&]worker_file\b/.test(url);
+const WORKER_SCRIPT = /\/assets\/worker\/worker-[^/?]*\.js(\?|$)|\/notebook\/worker\.js\?(.*&)?worker_file\b/;
+const isWorkerScript = (url) => WORKER_SCRIPT.test(url);
 
 // Where the host sends no headers, the site's service worker adds the policy (web/notebook/service-worker.js).
 export const SERVICE_WORKER = 'notebook-sw.js';
 const serviceWorkerSource = () =>
-  `const WORKER_POLICY = ${JSON.stringify(WORKER_POLICY.join('; '))};\n${readFileSync(here('web/notebook/service-worker.js'), 'utf8')}`;
+  `const WORKER_POLICY = ${JSON.stringify(WORKER_POLICY.join('; '))};\nconst WORKER_SCRIPT = ${WORKER_SCRIPT};\n` +
+  readFileSync(here('web/notebook/service-worker.js'), 'utf8');
 
 /**
  * The worker's policy on its script, from the dev server and from vite preview (npm start), and the service
