@@ -63,7 +63,7 @@ const KINDS = {
   },
   // one of `options` (value -> what the control says)
   choice: { read: (text, setting) => choice(text, setting) ?? setting.book, encode: String, decode: choice },
-  flag: { read: Boolean, encode: (v) => (v ? '1' : '0'), decode: (text) => ({ 1: true, 0: false })[text] },
+  flag: { read: Boolean, encode: (v) => (v ? '1' : '0'), decode: (text) => (text === '1' ? true : text === '0' ? false : undefined) },
   // the sentence's words, and the numbers of its embeddings: read from the inputs table (render/settings.js)
   words: { encode: JSON.stringify },
   numbers: { encode: (rows) => rows.flat().join(',') },
@@ -151,7 +151,7 @@ export const SETTINGS = {
     // numbers, when it has them, come with `x`).
     fromLink(text, s) {
       const usable = text === null || inRange(finite(text), this.limits);
-      const d = text === null || !usable ? this.book : finite(text);
+      const d = text !== null && usable ? finite(text) : this.book;
       s.embeddings = s.tokens.map((_, i) => Array.from({ length: d }, (__, j) => BOOK_EMBEDDINGS[i]?.[j] ?? 0));
       return usable;
     },

@@ -13,7 +13,7 @@ const VALUES = {
   d_out: { usable: [['4', 4], ['64', 64]], unusable: ['0', '65', '2.5', 'four', ''] },
   heads: { usable: [['1', 1], ['2', 2]], unusable: ['0', '17', 'x', '1e1000'] },
   profile: { usable: [['mkl', 'mkl']], unusable: ['MKL', 'intel', '', 'constructor', '__proto__'] },
-  qkv_bias: { usable: [['1', true], ['0', false]], unusable: ['true', 'yes', '', '2'] },
+  qkv_bias: { usable: [['1', true], ['0', false]], unusable: ['true', 'yes', '', '2', 'constructor', 'toString'] },
   context_length: { usable: [['1', 1], ['1024', 1024]], unusable: ['0', '1025', 'many', '', '-1'] },
   tokens: { usable: [['["a","b","c"]', ['a', 'b', 'c']]], unusable: ['[', 'not json', '{}', '[]', JSON.stringify(Array(17).fill('w')), '"word"'] },
   d_in: { usable: [['2', 2], ['16', 16]], unusable: ['0', '17', 'wide', '', '2.5'] },
