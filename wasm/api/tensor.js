@@ -110,13 +110,13 @@ export function defineTensor(core, wasm) {
     numel() { return this._tensorData.shape.reduce((n, s) => n * s, 1); }
     size(dim) {
       if (dim === undefined) return this.shape;
-      return core.call('size', this._tensorData, integer('size', 'dim', dim));
+      return core.call('size', dataOf('size', this), integer('size', 'dim', dim));
     }
 
     /** How far apart in storage neighbours along each dim are, as PyTorch's t.stride() (the view the core made). */
     stride(dim) {
       if (dim === undefined) return this._tensorData.strides.slice();
-      return core.call('stride', this._tensorData, integer('stride', 'dim', dim));
+      return core.call('stride', dataOf('stride', this), integer('stride', 'dim', dim));
     }
     /** Where the view starts in its storage, as PyTorch's t.storage_offset(). */
     storageOffset() { return this._tensorData.offset; }
@@ -178,9 +178,9 @@ export function defineTensor(core, wasm) {
     set(index, value) {
       const list = Array.isArray(index) ? index : [index];
       const idx = new Sizes(list.map((i, k) => integer('set', `index at position ${k}`, i)));
-      if (value instanceof Tensor) core.inPlace('setTensor', this._tensorData, idx, value._tensorData);
+      if (value instanceof Tensor) core.inPlace('setTensor', dataOf('set', this), idx, checked('set', VALUE, value));
       else if (typeof value === 'number' || typeof value === 'boolean') {
-        core.inPlace('setNumber', this._tensorData, idx, Number(value));
+        core.inPlace('setNumber', dataOf('set', this), idx, Number(value));
       }
       else throw new AttentionError(`set: the value must be a number or a tensor, got ${describe(value)}`);
       return this;
@@ -191,7 +191,8 @@ export function defineTensor(core, wasm) {
   function checked(op, { kind, name, says = name }, value) {
     switch (kind) {
       case 'tensor':
-        if (value instanceof Tensor) return value._tensorData;
+        // A tensor is only what the API made: an object posing as one (its prototype set by hand) holds no TensorData.
+        if (value instanceof Tensor && value._tensorData instanceof TensorData) return value._tensorData;
         throw new AttentionError(`${op}: ${says} must be a tensor, got ${describe(value)}`);
       case 'tensors':
         if (!Array.isArray(value) || value.length === 0) {
@@ -203,7 +204,7 @@ export function defineTensor(core, wasm) {
       case 'probability': return probability(op, says, value);
       case 'bool': return Boolean(value);
       case 'operand':
-        if (value instanceof Tensor) return value._tensorData;
+        if (value instanceof Tensor) return checked(op, { kind: 'tensor', name, says }, value);
         if (typeof value === 'number') return value;
         throw new AttentionError(`${op}: ${says} must be a tensor or a number, got ${describe(value)}`);
       default: throw new Error(`ops.js: unknown kind '${kind}'`);
@@ -261,5 +262,8 @@ export function defineTensor(core, wasm) {
   }
 
   const tensorArg = (op, says, value) => checked(op, { kind: 'tensor', says }, value);
+  // The receiver of a method the table does not make (size, stride, set), checked as the table's are.
+  const dataOf = (op, self) => checked(op, { kind: 'tensor', says: 'input' }, self);
+  const VALUE = { kind: 'tensor', says: 'the value' };
   return { Tensor, tensorOf, torchFunctions, tensorArg };
 }
