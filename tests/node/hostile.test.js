@@ -91,6 +91,13 @@ for (const [flavour, torch] of await loadBuilds()) {
       assert.deepEqual(Array.from(torch.triu(m, -(2 ** 53)).data), new Array(9).fill(1));
       assert.deepEqual(Array.from(torch.tril(m, 2 ** 62).data), new Array(9).fill(1));
       assert.deepEqual(Array.from(torch.tril(m, -(2 ** 63)).data), new Array(9).fill(0));
+      // BigInts are integers too (the notebook's large Python ints arrive as BigInts).
+      assert.deepEqual(Array.from(torch.triu(m, 2n ** 53n + 1n).data), new Array(9).fill(0));
+      assert.deepEqual(torch.zeros(2n, 3n).shape, [2, 3]);
+    });
+    misuse('a BigInt past int64', {
+      run: () => torch.zeros(2n ** 64n),
+      message: /^zeros: size at position 0 must be a non-negative integer in \[-2\^63, 2\^63\), got 18446744073709551616$/,
     });
     misuse('triu: a diagonal that is not an integer', {
       setup: () => ({ m: torch.ones(3, 3) }),

@@ -13,14 +13,16 @@ export class AttentionError extends Error {
 export function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') return String(value);
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'string') return `'${value}'`;
   if (value && value.constructor && value.constructor.name === 'Tensor') return 'a tensor';
   return typeof value;
 }
 
 // The core's integers are int64: every integral Number in [-2^63, 2^63) crosses exactly (as a float64 that
-// convert.hpp turns into an int64), 2 ** 53 included.
+// convert.hpp turns into an int64), 2 ** 53 included. A BigInt (what Python's large ints become in the
+// notebook) crosses as the nearest Number: past 2^53 every size, dim and index is out of range anyway, and a
+// diagonal that far out has the same effect.
 const INT64_MIN = -(2 ** 63), INT64_END = 2 ** 63;
 
 /**
@@ -28,13 +30,12 @@ const INT64_MIN = -(2 ** 63), INT64_END = 2 ** 63;
  * the core's to say. `expected` is what the message asks for.
  */
 export function integer(op, what, value, expected = 'an integer') {
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new AttentionError(`${op}: ${what} must be ${expected}, got ${describe(value)}`);
-  }
+  const integral = typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value));
+  if (!integral) throw new AttentionError(`${op}: ${what} must be ${expected}, got ${describe(value)}`);
   if (value < INT64_MIN || value >= INT64_END) {
     throw new AttentionError(`${op}: ${what} must be ${expected} in [-2^63, 2^63), got ${describe(value)}`);
   }
-  return value;
+  return Number(value);
 }
 
 /** A size (of a shape, or of a module) as an integer; the core refuses the negative ones. */
