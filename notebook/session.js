@@ -46,17 +46,21 @@ async function closeHost(pyodide) {
   delete globalThis.require; // Pyodide's own, over fs, crypto, ws and child_process
   for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen']) delete process[name];
   for (const name of ['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource']) delete globalThis[name];
+  // Emscripten's emscripten_run_script (ctypes reaches it) evaluates text in the scope of Pyodide's glue.
+  globalThis.eval = () => { throw new Error(`eval ${NO_HOST}`); };
   // Any function Python holds leads to its constructor, which would compile JavaScript from text.
   for (const f of [function () {}, async function () {}, function* () {}, async function* () {}]) {
     const maker = f.constructor;
     const refused = () => { throw new Error(`${maker.name} ${NO_HOST}`); };
     Object.defineProperty(maker.prototype, 'constructor', { value: refused, writable: false, configurable: false });
   }
-  // pyodide_js is Pyodide's own API: it mounts host folders and loads packages from the network.
+  // pyodide_js is Pyodide's own API (and pyodide_js._api its internals): it mounts host folders, opens
+  // sockets and loads packages from the network.
   pyodide.unregisterJsModule('pyodide_js');
   pyodide.runPython(`
 import os, sys
-sys.modules.pop("pyodide_js", None)
+for name in [name for name in sys.modules if name.split(".")[0] == "pyodide_js"]:
+    del sys.modules[name]
 def system(command):
     raise PermissionError("os.system ${NO_HOST}")
 os.system = system  # Emscripten's system() would run the command on the host
@@ -135,18 +139,34 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
       let ran, result;
       try {
         ran = stream ? notebook.run(code, stream) : notebook.run(code);
-        result = cells.as_utf8(ran);
+        result = cells.as_utf8(ran); // (bytes, dict of bytes)
       } catch (error) {
         if (error?.constructor?.name !== 'PythonError') broken = true; // not Python's own error: the engine's
         throw error;
       } finally {
         ran?.destroy();
       }
-      const [output, error] = result.toJs({ dict_converter: Object.fromEntries });
-      result.destroy();
-      const text = (bytes) => decoder.decode(bytes);
-      return { output: text(output), error: error ? { ...error, type: text(error.type), message: text(error.message),
-        traceback: text(error.traceback), line: error.line ?? null } : null };
+      // Read from Python's own buffers: Pyodide's conversions (toJs) come back with NUL bytes when memory is short.
+      const text = (bytes) => {
+        const view = bytes.getBuffer('u8');
+        try {
+          return decoder.decode(view.data);
+        } finally {
+          view.release();
+          bytes.destroy();
+        }
+      };
+      try {
+        const output = text(result.get(0));
+        const error = result.get(1);
+        if (!error) return { output, error: null };
+        const described = { type: text(error.get('type')), message: text(error.get('message')),
+          line: error.get('line') ?? null, traceback: text(error.get('traceback')) };
+        error.destroy();
+        return { output, error: described };
+      } finally {
+        result.destroy();
+      }
     },
     /**
      * A fresh namespace (the seed and print options of the core are reset too), and the interpreter put back

@@ -105,8 +105,9 @@ def _cell_label(filename):
 
 
 def as_utf8(result):
-    """run's (output, error) with each text as UTF-8 bytes, for a host whose own conversion of a long str
-    cannot be trusted once memory is short (bytes are copied whole, or encoding them raises MemoryError)."""
+    """run's (output, error) with each text as UTF-8 bytes, for a host that reads them from their buffers
+    because its own conversion of a long str cannot be trusted once memory is short (encoding them either
+    works or raises MemoryError)."""
     output, error = result
     encode = lambda text: text.encode("utf-8", "surrogatepass")  # noqa: E731
     if error is not None:
