@@ -140,6 +140,15 @@ describe('a notebook survives', () => {
     });
   }
 
+  test('a cell that breaks Python for good: an error that says so, then a new worker', async () => {
+    await nb.run('kept = 1');
+    const error = await failing(nb, 'import _pyodide_core\n_pyodide_core.trigger_fatal_error()');
+    assert.equal(error.type, 'InternalError');
+    assert.match(error.message, /Python could not go on: it restarts at the next cell, its variables gone/);
+    assert.equal((await failing(nb, 'kept')).type, 'NameError');
+    assert.deepEqual(await nb.run('import torch\ntorch.ones(2).sum()'), { output: 'tensor(2.)\n', error: null });
+  });
+
   test('RecursionError by name: deep recursion with a raised limit, a recursive __repr__', async () => {
     const deep = await failing(nb, 'import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)');
     assert.equal(deep.type, 'RecursionError');
