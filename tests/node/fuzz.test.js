@@ -122,9 +122,10 @@ function fuzz(torch, seed) {
       const kind = rng.pick(MODULES);
       const args = Array.from({ length: rng.int(7) }, () => (rng.chance(0.7) ? rng.pick([1, 2, 3, 4, 6, 0.1]) :
         rng.chance(0.7) ? rng.pick(HOSTILE_NUMBERS) : strange()));
-      const Class = torch[kind] ?? torch.nn[kind];
-      return [`new ${kind}(${args.map(show).join(', ')})`, () => {
-        const made = rng.chance(0.05) ? new torch.nn.Module(kind, ...args) : new Class(...args);
+      const base = rng.chance(0.05), Class = torch[kind] ?? torch.nn[kind];
+      const shown = base ? `new nn.Module(${[kind, ...args].map(show).join(', ')})` : `new ${kind}(${args.map(show).join(', ')})`;
+      return [shown, () => {
+        const made = base ? new torch.nn.Module(kind, ...args) : new Class(...args);
         created.push(made);
         modules.push(made);
         return made;
@@ -137,35 +138,69 @@ function fuzz(torch, seed) {
         if (rng.chance(0.5)) modules.splice(modules.indexOf(m), 1);
       }];
       case 1: return [`${name}.train(..)`, () => m.train(strange())];
-      case 2: return [`${name}.setAttentionPath(..)`, () => m.setAttentionPath(rng.pick(['auto', 'exact', 'fast', 'x', 1]))];
-      case 3: return [`${name}.attentionWeights(..)`, () => m.attentionWeights?.(tensor(), argument('int'), argument('int'))];
-      case 4: { // a parameter: read, changed in place, or assigned
-        const path = rng.pick(['weight', 'bias', 'W_query.weight', 'out_proj.weight', 'heads.0.W_key.weight']);
-        const [owner, key] = path.includes('.') ? [path.split('.').slice(0, -1), path.split('.').pop()] : [[], path];
-        const holder = () => owner.reduce((o, k) => o?.[k], m);
-        if (rng.chance(0.5)) return [`${name}.${path}.fill_(..)`, () => holder()?.[key]?.fill_(argument('number'))];
-        return [`${name}.${path} = ..`, () => { const h = holder(); if (h && key in h) h[key] = argument('tensor'); }];
+      case 2: {
+        const path = rng.pick(['auto', 'exact', 'fast', 'x', 1]);
+        return [`${name}.setAttentionPath(${show(path)})`, () => m.setAttentionPath(path)];
       }
-      default: return [`${name}.forward(..)`, () => m.forward(rng.chance(0.5) ? torch.rand(2, 4, m.d_in ?? 3) : tensor())];
+      case 3: {
+        const args = [tensor(), argument('int'), argument('int')];
+        return [`${name}.attentionWeights(${args.map(show).join(', ')})`, () => m.attentionWeights?.(...args)];
+      }
+      case 4: { // a parameter: changed in place, or assigned
+        const path = rng.pick(['weight', 'bias', 'W_query.weight', 'out_proj.weight', 'heads.0.W_key.weight']);
+        const parts = path.split('.'), key = parts.pop();
+        const holder = () => parts.reduce((o, k) => o?.[k], m);
+        const value = argument(rng.chance(0.5) ? 'number' : 'tensor');
+        if (typeof value === 'number') {
+          return [`${name}.${path}.fill_(${show(value)})`, () => holder()?.[key]?.fill_(value)];
+        }
+        return [`${name}.${path} = ${show(value)}`, () => {
+          const h = holder();
+          if (h && key in h) h[key] = value;
+        }];
+      }
+      default: {
+        const x = rng.chance(0.5) ? torch.rand(2, 4, rng.pick([2, 3, 4])) : tensor();
+        return [`${name}.forward(${show(x)})`, () => m.forward(x)];
+      }
     }
   }
   function otherCall() {
     switch (rng.int(7)) {
-      case 0: { const data = rng.chance(0.7) ? randomNested() : strange();
-        return [`torch.tensor(${show(data)})`, () => torch.tensor(data)]; }
-      case 1: { const args = rng.chance(0.5) ? sizes() : [rng.chance(0.5) ? randomNested() : strange()];
-        return [`new torch.Tensor(${args.map(show).join(', ')})`, () => new torch.Tensor(...args)]; }
-      case 2: { const options = Object.fromEntries(['precision', 'threshold', 'edgeitems', 'linewidth', 'sciMode',
-        'profile'].filter(() => rng.chance(0.3)).map((k) => [k, rng.chance(0.6) ? rng.pick(HOSTILE_NUMBERS) : strange()]));
-        return [`setPrintOptions(${show(options)}); print`, () => { torch.setPrintOptions(options); return tensor().toString(); }]; }
-      case 3: { const seed = rng.chance(0.5) ? rng.pick(HOSTILE_NUMBERS) : strange();
-        return [`manualSeed(${show(seed)})`, () => torch.manualSeed(seed)]; }
-      case 4: { const t = tensor(), dim = argument('int');
-        return [`${show(t)}.${rng.chance(0.5) ? 'size' : 'stride'}(${show(dim)})`, () => (rng.chance(0.5) ? t.size(dim) : t.stride(dim))]; }
-      case 5: { const t = tensor(), index = rng.chance(0.5) ? argument('int') : sizes(), value = argument('operand');
-        return [`${show(t)}.set(${show(index)}, ${show(value)})`, () => t.set(index, value)]; }
-      default: { const t = rng.chance(0.9) ? tensor() : strange();
-        return [`${show(t)}.toString()`, () => torch.Tensor.prototype.toString.call(t)]; }
+      case 0: {
+        const data = rng.chance(0.7) ? randomNested() : strange();
+        return [`torch.tensor(${show(data)})`, () => torch.tensor(data)];
+      }
+      case 1: {
+        const args = rng.chance(0.5) ? sizes() : [rng.chance(0.5) ? randomNested() : strange()];
+        return [`new torch.Tensor(${args.map(show).join(', ')})`, () => new torch.Tensor(...args)];
+      }
+      case 2: {
+        const keys = ['precision', 'threshold', 'edgeitems', 'linewidth', 'sciMode', 'profile'];
+        const options = Object.fromEntries(keys.filter(() => rng.chance(0.3))
+          .map((k) => [k, rng.chance(0.6) ? rng.pick(HOSTILE_NUMBERS) : strange()]));
+        const t = tensor();
+        return [`setPrintOptions(${show(options)}); ${show(t)}.toString()`, () => {
+          torch.setPrintOptions(options);
+          return t.toString();
+        }];
+      }
+      case 3: {
+        const seed = rng.chance(0.5) ? rng.pick(HOSTILE_NUMBERS) : strange();
+        return [`manualSeed(${show(seed)})`, () => torch.manualSeed(seed)];
+      }
+      case 4: {
+        const t = tensor(), method = rng.pick(['size', 'stride']), dim = argument('int');
+        return [`${show(t)}.${method}(${show(dim)})`, () => t[method](dim)];
+      }
+      case 5: {
+        const t = tensor(), index = rng.chance(0.5) ? argument('int') : sizes(), value = argument('operand');
+        return [`${show(t)}.set(${show(index)}, ${show(value)})`, () => t.set(index, value)];
+      }
+      default: {
+        const t = rng.chance(0.9) ? tensor() : strange();
+        return [`${show(t)}.toString()`, () => torch.Tensor.prototype.toString.call(t)];
+      }
     }
   }
 

@@ -119,6 +119,7 @@ for (const [flavour, torch] of await loadBuilds()) {
       assert.equal(t.toString(), 'tensor([[0., 0., 0.],\n        [0., 0., 0.]])');
       assert.equal(t.add(1).toString(), 'tensor([[1., 1., 1.],\n        [1., 1., 1.]])');
       assert.deepEqual(new torch.Tensor().shape, [0]);
+      assert.deepEqual(new torch.Tensor(2n, 1).shape, [2, 1]);
       assert.equal(new torch.Tensor([[1, 2], [3, 4]]).toString(), 'tensor([[1., 2.],\n        [3., 4.]])');
       assert.equal(new torch.Tensor([true, false]).toString(), 'tensor([1., 0.])');
     });

@@ -86,7 +86,9 @@ export function defineTensor(core, wasm) {
       const { shape, values } = flattenNested(args[0], wasm.maxDims);
       return core.tensor('fromValues', new Sizes(shape), new Float32Array(values), wasm.DType.float32);
     }
-    if (args.every((a) => typeof a === 'number')) return core.tensor('zeros', new Sizes(shapeArgs(op, args.length ? args : [0])));
+    if (args.every((a) => typeof a === 'number' || typeof a === 'bigint')) {
+      return core.tensor('zeros', new Sizes(shapeArgs(op, args.length > 0 ? args : [0])));
+    }
     throw new AttentionError(`${op}: expected sizes (new torch.Tensor(2, 3)) or nested arrays of numbers ` +
       `(new torch.Tensor([[1, 2]])), got ${args.map(describe).join(', ')}; torch.tensor(data), torch.zeros(...) ` +
       'and torch.rand(...) make tensors too');
