@@ -98,16 +98,20 @@ class Notebook {
     this.#worker.busy(false);
   }
 
-  // A worker whose Python cannot go on answers its last call and is replaced at the next one.
+  // A worker whose Python cannot go on answers its last call; the calls queued behind it fail, and the next
+  // call starts a new worker.
   #answer(worker, m) {
+    if (m.failed === undefined) this.#settle(m.id, m);
+    else {
+      const call = this.#calls.get(m.id);
+      this.#calls.delete(m.id);
+      call?.reject(new NotebookError(`notebook: ${m.failed}`));
+    }
     if (m.broken) {
       this.#worker = null;
       worker.terminate();
+      this.#fail(new NotebookError('notebook: Python could not go on and restarts at the next call, with its variables gone'));
     }
-    if (m.failed === undefined) return this.#settle(m.id, m);
-    const call = this.#calls.get(m.id);
-    this.#calls.delete(m.id);
-    call?.reject(new NotebookError(`notebook: ${m.failed}`));
   }
   #settle(id, value) {
     const call = this.#calls.get(id);

@@ -142,7 +142,10 @@ describe('a notebook survives', () => {
 
   test('a cell that breaks Python for good: an error that says so, then a new worker', async () => {
     await nb.run('kept = 1');
-    const error = await failing(nb, 'import _pyodide_core\n_pyodide_core.trigger_fatal_error()');
+    const fatal = nb.run('import _pyodide_core\n_pyodide_core.trigger_fatal_error()');
+    const queued = nb.run('print("queued behind it")');
+    await assert.rejects(queued, (e) => e instanceof NotebookError && /Python could not go on/.test(e.message));
+    const { error } = await fatal;
     assert.equal(error.type, 'InternalError');
     assert.match(error.message, /Python could not go on: it restarts at the next cell, its variables gone/);
     assert.equal((await failing(nb, 'kept')).type, 'NameError');
