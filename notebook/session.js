@@ -125,6 +125,15 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
   let notebook = cells.Notebook();
   let broken = false; // Python cannot go on (Pyodide's fatal error, or its runner is gone): the worker is replaced
   const decoder = new TextDecoder();
+  // A bytes object's data read in place. Pyodide's own conversions (toJs, getBuffer) take heap addresses past
+  // 2 GB as negative, so once memory is that full a long str came back with NUL bytes, or not at all.
+  const dataAddress = pyodide.runPython(`
+import ctypes
+lambda data: ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value or 0`, { globals: pyodide.toPy({}) });
+  const heapBytes = (bytes) => {
+    const address = dataAddress(bytes);
+    return pyodide._module.HEAPU8.subarray(address, address + bytes.length);
+  };
   progress('Ready', 1);
 
   return {
@@ -146,13 +155,10 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
       } finally {
         ran?.destroy();
       }
-      // Read from Python's own buffers: Pyodide's conversions (toJs) come back with NUL bytes when memory is short.
       const text = (bytes) => {
-        const view = bytes.getBuffer('u8');
         try {
-          return decoder.decode(view.data);
+          return decoder.decode(heapBytes(bytes));
         } finally {
-          view.release();
           bytes.destroy();
         }
       };
