@@ -65,13 +65,17 @@ held = [v for v in modules + [v for m in modules for v in list(getattr(m, "__dic
     }
   });
 
-  test('no network: a socket to a server on localhost never connects', async () => {
+  test('no network: a socket, urllib, fetch or pyfetch to a server on localhost never connects', async () => {
     let connections = 0;
     const server = createServer((socket) => { connections++; socket.destroy(); });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address();
+      const url = `http://127.0.0.1:${port}/`;
       await failing(nb, `import socket\nsocket.create_connection(("127.0.0.1", ${port})).sendall(b"x")`);
+      await failing(nb, `import urllib.request\nurllib.request.urlopen("${url}").read()`);
+      await failing(nb, `import js\njs.fetch("${url}")`);
+      await nb.run(`import asyncio\nfrom pyodide.http import pyfetch\nfetched = asyncio.ensure_future(pyfetch("${url}"))`);
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.equal(connections, 0);
     } finally {
