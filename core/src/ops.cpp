@@ -452,8 +452,13 @@ static std::string tolerance_text(double value) {
 // torch.isclose's steps, in float32 as PyTorch computes them: equal values (infinities of the same sign
 // included) are close; otherwise |a - b| must be finite and at most atol + |rtol * b|.
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
-    if (!(rtol >= 0)) throw Error("allclose: rtol must be greater than or equal to zero, but got " + tolerance_text(rtol));
-    if (!(atol >= 0)) throw Error("allclose: atol must be greater than or equal to zero, but got " + tolerance_text(atol));
+    const auto check = [](double tolerance, const char* name) {  // NaN fails too, as in PyTorch
+        if (!(tolerance >= 0))
+            throw Error(std::string("allclose: ") + name + " must be greater than or equal to zero, but got " +
+                        tolerance_text(tolerance));
+    };
+    check(rtol, "rtol");
+    check(atol, "atol");
     const Shape shape = broadcast_shapes(a.shape(), b.shape(), "allclose");
     const std::vector<float> va = values_as(a, shape), vb = values_as(b, shape);
     const bool equality_only = rtol == 0 && atol == 0;  // as PyTorch: no tolerance, no arithmetic
