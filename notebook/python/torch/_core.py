@@ -20,8 +20,8 @@ def python_error(error):
     if "out of memory" in message:
         gc.collect()  # frees the tensors that only reference cycles still held
         usage = api.memoryUsage()
-        return MemoryError(f"{message} (the core's heap holds {usage.heapBytes >> 20} MB, {usage.allocatedBytes >> 20} MB in use: "
-                           "del the large tensors you no longer need, or restart)")
+        return MemoryError(f"{message} (the core's heap has grown to {usage.heapBytes >> 20} MB, "
+                           f"{usage.allocatedBytes >> 20} MB of it in use)")
     return RuntimeError(message)
 
 
