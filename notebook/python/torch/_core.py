@@ -3,7 +3,8 @@ the notebook as the module `_attention_api`). Every value is computed there, by 
 the page; this package only decides which operation runs, the way PyTorch's Python layer does.
 
 The core's errors arrive as a JavaScript AttentionError; `call` raises them as the Python exception
-PyTorch raises for the same mistake (RuntimeError, or IndexError for an index out of range)."""
+PyTorch raises for the same mistake (RuntimeError, IndexError for an index out of range, MemoryError when
+the core's heap cannot grow)."""
 import gc
 
 from pyodide.ffi import JsException, JsProxy, to_js
