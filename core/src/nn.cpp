@@ -279,6 +279,9 @@ MultiHeadAttentionWrapper::MultiHeadAttentionWrapper(int64_t d_in, int64_t d_out
                                                      int64_t num_heads, bool qkv_bias, Generator& gen) {
     checked_d_out("MultiHeadAttentionWrapper", d_in, d_out, context_length, p);
     require_positive(num_heads, "MultiHeadAttentionWrapper", "num_heads");
+    // The heads' query weights stacked ([num_heads, d_out, d_in]) must make one valid tensor, as they do in
+    // MultiHeadAttention's W_query; checked in 64 bits before num_heads is narrowed to WebAssembly's size_t.
+    check_shape({num_heads, d_out, d_in}, "MultiHeadAttentionWrapper");
     heads.reserve(static_cast<size_t>(num_heads));
     for (int64_t h = 0; h < num_heads; ++h) heads.emplace_back(d_in, d_out, context_length, p, qkv_bias, gen);
 }

@@ -277,3 +277,11 @@ TEST_CASE("submodules: names, forward, and train/eval reach every dropout", "[te
     CHECK(sa.forward_submodule("W_query", x).to_vector() == sa.W_query(x).to_vector());
     CHECK_THROWS_WITH(sa.submodule("W_q"), Contains("no submodule called 'W_q'; this module has: W_query, W_key"));
 }
+
+TEST_CASE("MultiHeadAttentionWrapper: the heads' weights together are checked before any head is made", "[tensor][nn]") {
+    // 2^32 heads used to wrap to 0 in WebAssembly's 32-bit size_t and then be made one by one until the heap ran out.
+    CHECK_THROWS_WITH(nn::MultiHeadAttentionWrapper(2, 2, 3, 0.0, int64_t{1} << 32),
+                      "MultiHeadAttentionWrapper: shape [4294967296,2,2] is too large: one tensor may hold at most "
+                      "268435456 elements (1024 MiB)");
+    CHECK(nn::MultiHeadAttentionWrapper(2, 2, 3, 0.0, 4).heads.size() == 4);
+}

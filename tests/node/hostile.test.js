@@ -140,6 +140,10 @@ for (const [flavour, torch] of await loadBuilds()) {
       run: () => new torch.nn.Module('rand', -(2 ** 31)),
       message: /^nn\.Module cannot be constructed itself: construct one of its kinds/,
     });
+    misuse('MultiHeadAttentionWrapper with 2 ** 32 heads is refused before any head is made', {
+      run: () => new torch.MultiHeadAttentionWrapper(2, 2, 3, 0, 2 ** 32),
+      message: /^MultiHeadAttentionWrapper: shape \[4294967296,2,2\] is too large/,
+    });
     misuse('a subclass of nn.Module naming something that is not a module', {
       run: () => {
         class Rand extends torch.nn.Module {
