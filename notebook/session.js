@@ -40,9 +40,15 @@ function sandboxGlobals() {
 
 /** Shuts every way from this worker to the host that Python could still reach once Pyodide has loaded. */
 async function closeHost(pyodide) {
-  // Emscripten's system() and sockets load child_process and ws through Node's module loader.
+  // Emscripten's system() and sockets load child_process and ws through Node's module loader. system() (from
+  // posix.system or ctypes; os.system says why below) gets a child_process whose every command is not found:
+  // a module that throws there would end Python.
   const { Module } = await import('node:module');
-  Module._load = (request) => { throw new Error(`${request} ${NO_HOST}`); };
+  const noCommands = { spawnSync: () => ({ status: 127, signal: null }) };
+  Module._load = (request) => {
+    if (request === 'node:child_process') return noCommands;
+    throw new Error(`${request} ${NO_HOST}`);
+  };
   delete globalThis.require; // Pyodide's own, over fs, crypto, ws and child_process
   for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen']) delete process[name];
   for (const name of ['fetch', 'WebSocket', 'XMLHttpRequest', 'EventSource']) delete globalThis[name];
