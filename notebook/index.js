@@ -27,7 +27,6 @@ export class NotebookError extends Error {
 async function spawnWorker(onMessage, onFailure) {
   if (inNode) {
     const { Worker: NodeWorker } = await import('node:worker_threads');
-    // A deep stack: Python's own limits (RecursionError) must come before the engine's stack overflow.
     const worker = new NodeWorker(new URL(/* @vite-ignore */ './worker.js', import.meta.url),
       { resourceLimits: { stackSizeMb: WORKER_STACK_MB } });
     worker.on('message', onMessage);
