@@ -299,8 +299,13 @@ export const isBook = (settings) => encodeSettings(settings).toString() === '';
 /** '#step=id&seed=...' -> { step, settings, dropped } (dropped: the settings that could not be read) */
 export function parseHash(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
-  return { step: params.get('step'), ...decodeSettings(params) };
+  const { settings, dropped } = decodeSettings(params);
+  const unknown = [...new Set(params.keys())].filter((name) => !LINK_NAMES.has(name));
+  return { step: params.get('step'), settings, dropped: [...dropped, ...unknown.map((name) => `unknown setting “${name}” (${quoted(params.get(name))})`)] };
 }
+
+// What a link may hold: the step and each setting's parameter.
+const LINK_NAMES = new Set(['step', ...ENTRIES.map(([key, setting]) => setting.param ?? key)]);
 
 export function formatHash(step, settings) {
   return `#${new URLSearchParams([['step', step], ...encodeSettings(settings)]).toString()}`;

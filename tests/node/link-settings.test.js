@@ -72,6 +72,12 @@ test('400 hostile links: each setting that cannot be used is named, and each oth
   }
 });
 
+test('a parameter the page does not know is named too, once however often it appears', () => {
+  assert.deepEqual(parseHash('#step=embeddings&seeed=5&seed=7').dropped, ['unknown setting “seeed” (5)']);
+  assert.deepEqual(parseHash('#seed=7&heads=x&foo=1&foo=2').dropped, ['heads (x)', 'unknown setting “foo” (1)']);
+  assert.equal(parseHash('#step=embeddings&seeed=5&seed=7').settings.seed, 7);
+});
+
 test('a named value is quoted as the link has it, long ones cut', () => {
   assert.deepEqual(parseHash('#seed=abc&qkv_bias=yes').dropped, ['seed (abc)', 'qkv_bias (yes)']);
   const [entry] = parseHash(`#x=${'1,'.repeat(100)}`).dropped;
