@@ -90,7 +90,8 @@ function compute(settings) {
 /** Settings from a link, with anything unreadable or invalid replaced by the book's value (and a notice naming it). */
 function fromLink({ settings, dropped }) {
   const replaced = [...dropped, ...repairSettings(settings)];
-  return { settings, notice: replaced.length ? `This link’s ${replaced.join(', ')} could not be used, so the book’s value is shown instead.` : null };
+  const list = replaced.length > 1 ? `${replaced.slice(0, -1).join(', ')} and ${replaced.at(-1)}` : replaced[0];
+  return { settings, notice: replaced.length ? `This link’s ${list} could not be used; the page uses the book’s settings there instead.` : null };
 }
 
 // ---------------------------------------------------------------- the URL

@@ -25,7 +25,7 @@ function assertNames(text, keys, link) {
     const named = text.includes(`${setting.name} (`);
     assert.equal(named, keys.includes(key), `${link}: ${setting.name} ${keys.includes(key) ? 'is' : 'is not'} named in “${text}”`);
   }
-  assert.match(text, /could not be used, so the book’s value is shown instead\.$/, link);
+  assert.match(text, /could not be used; the page uses the book’s settings there instead\.$/, link);
 }
 
 test('opening a hostile link names each setting it cannot use', async () => {
