@@ -64,7 +64,8 @@ export interface Notebook extends AsyncDisposable {
   /** An empty namespace and an interpreter as it started, like restarting a Jupyter kernel (in a new worker
    * when a cell broke Python past repair). */
   restart(): Promise<void>;
-  /** Stops the running cell (its result is a KeyboardInterrupt error). */
+  /** Stops the running cell (its result is a KeyboardInterrupt error; where Python must be restarted for it,
+   * the result keeps what the cell printed through onOutput). */
   stop(): Promise<void>;
   /** Ends the worker; later calls reject with a NotebookError. */
   close(): Promise<void>;

@@ -122,7 +122,9 @@ class Notebook {
   // A listener that throws is reported once and hears no more of that cell; the cell runs on.
   #stream(id, text) {
     const call = this.#calls.get(id);
-    if (!call?.onOutput) return;
+    if (!call) return;
+    call.printed = (call.printed ?? '') + text; // what a Stop that must replace the worker still returns
+    if (!call.onOutput) return;
     try {
       call.onOutput(text);
     } catch (error) {
@@ -203,7 +205,7 @@ class Notebook {
     for (const call of waiting) {
       const message = `the cell was ${why}; Python restarted, so its variables are gone: run the cells again`;
       if (call.kind === 'run') {
-        call.resolve({ output: '', error: { type: 'KeyboardInterrupt', message, line: null, traceback: `KeyboardInterrupt: ${message}` } });
+        call.resolve({ output: call.printed ?? '', error: { type: 'KeyboardInterrupt', message, line: null, traceback: `KeyboardInterrupt: ${message}` } });
       } else call.resolve({});
     }
     await this.start();

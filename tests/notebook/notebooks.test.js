@@ -204,6 +204,17 @@ describe('a notebook survives', () => {
     await assert.rejects(nb.run('1', { onOutput: 'no' }), NotebookError);
   });
 
+  test('a Stop that has to restart Python (a C loop that never checks for it) still returns what the cell printed', async () => {
+    const seen = [];
+    const running = nb.run('print("before")\nsum(range(10**15))', { onOutput: (text) => seen.push(text) });
+    while (seen.length < 1) await new Promise((r) => setTimeout(r, 20));
+    await nb.stop();
+    const { output, error } = await running;
+    assert.equal(output, 'before\n');
+    assert.match(error.message, /restarted/);
+    assert.deepEqual(await nb.run('print(1 + 1)'), { output: '2\n', error: null });
+  });
+
   test('Restart during a running cell replaces Python; the next cells run in the new one', async () => {
     const running = nb.run('while True:\n    pass');
     await new Promise((r) => setTimeout(r, 100));
