@@ -6,6 +6,7 @@ import { same } from '../operands.js';
 
 export default function dropout(chapter) {
   const { torch, settings, results, show, fact, words, n, ones, causal } = chapter;
+  // Only the weights' axes are the words: the ones are no sentence, so theirs are plain indices.
   const square = { rows: words, cols: words };
   const p = settings.p;
   const seed = settings.seed;
@@ -24,7 +25,6 @@ export default function dropout(chapter) {
     torch.manualSeed(seed);
     show(name, drop.forward(ones), {
       label: `dropout(example), ${profile === 'mkl' ? 'MKL build on an Intel CPU' : 'default build'}`,
-      ...square,
       marks: dropped(name),
       explain: (out) => explain.dropout(onesValues, out, p, profile === 'mkl' ? { seed, profile } : { seed, uniforms }),
     });
@@ -34,7 +34,7 @@ export default function dropout(chapter) {
 
   torch.setRngProfile(settings.profile);
   torch.manualSeed(seed);
-  show('dropout_ones', drop.forward(ones), { label: 'dropout(example)', ...square, marks: dropped('dropout_ones'), explain: (out) => explain.dropout(onesValues, out, p, how) });
+  show('dropout_ones', drop.forward(ones), { label: 'dropout(example)', marks: dropped('dropout_ones'), explain: (out) => explain.dropout(onesValues, out, p, how) });
   torch.manualSeed(seed);
   show('dropout_weights', drop.forward(causal), {
     label: 'dropout(attn_weights)',

@@ -33,6 +33,6 @@ export default {
     const b = r.dropout_ones_mkl.values.flat();
     const differ = a.filter((v, i) => v !== b[i]).length;
     const { default: words, mkl } = r.dropout_draws.value;
-    return `The masks differ in ${differ} of ${a.length} cells. The default path drew ${words} words, the MKL path ${mkl}.`;
+    return `The masks differ in ${differ} of ${a.length} cell${a.length === 1 ? '' : 's'}. The default path drew ${words} words, the MKL path ${mkl}.`;
   },
 };

@@ -32,7 +32,7 @@ export default {
     const cells = r.dropout_ones.values.flat();
     const dropped = cells.filter((v) => v === 0).length;
     if (s.p === 0 || s.p === 1) return `With p = ${s.p}, dropout draws no random numbers: ${s.p ? 'every' : 'no'} cell is dropped.`;
-    let text = `${dropped} of ${cells.length} cells dropped (p = ${s.p} expects about ${+(s.p * cells.length).toFixed(1)}); ` +
+    let text = `${dropped} of ${cells.length} cell${cells.length === 1 ? '' : 's'} dropped (p = ${s.p} expects about ${+(s.p * cells.length).toFixed(1)}); ` +
       `the kept ones hold ${fmt(1 / (1 - s.p))}.`;
     if (s.seed === 123 && s.p === 0.5) {
       const row0 = r.dropout_ones.values[0].map((v) => String(v)).join(' ');

@@ -9,7 +9,8 @@ export default {
       'and scales up the rest, so a row no longer sums to exactly 1; it does on average, which is all training ' +
       'needs. Cells above the diagonal were 0 already and stay 0.',
     'Reseeding first repeats the random numbers of the previous step, and the tensor has the same shape, so the ' +
-      'mask is the same one: compare the two. Hover over a cell for its random number and the scaling.',
+      'mask is the same one: the cells dropped here are the cells dropped from the matrix of ones there. Hover over ' +
+      'a cell for its random number and the scaling.',
   ],
   formula: String.raw`\operatorname{dropout}(\mathbf{A}^{\text{causal}})_{ij} = \frac{m_{ij} \, \alpha_{ij}}{1 - p}`,
   code: (s) => [`torch.manual_seed(${s.seed})`, printOf('dropout_weights', 'dropout(attn_weights)')],
@@ -25,6 +26,9 @@ export default {
       visible += 1;
       if (x !== 0) kept += 1;
     }));
-    return `${kept} of the ${visible} visible weights survive; ${visible - kept} were dropped.`;
+    const dropped = visible - kept;
+    if (visible === 1) return `The one visible weight ${kept ? 'survives' : 'was dropped'}.`;
+    return `${kept} of the ${visible} visible weights ${kept === 1 ? 'survives' : 'survive'}; ` +
+      `${dropped} ${dropped === 1 ? 'was' : 'were'} dropped.`;
   },
 };
