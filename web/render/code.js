@@ -1,6 +1,7 @@
 // The PyTorch lines of a step, with the line(s) this step executes highlighted (background, a bar and a
 // ▶ marker, and "runs in this step" for screen readers). A light tokenizer colours Python; every token
-// is a text node.
+// is a text node. A line too long for its box wraps with a hanging indent (styles.css); the marker and
+// the screen-reader words cannot be selected, so copying the code gives exactly the Python.
 import { h, srOnly } from './dom.js';
 import { programLines, stepLines } from '../python.js';
 import { STEPS } from '../steps/index.js';
@@ -54,12 +55,15 @@ export function renderCode(lines, active) {
   const codeEl = h('code', {});
   lines.forEach((line, i) => {
     const hot = on.has(i);
+    const text = String(line);
     codeEl.append(
       h(
         'span',
-        { class: `line${hot ? ' is-active' : ''}`, 'data-line': i },
+        // the line's own indentation: its wrapped rest hangs deeper than its code starts
+        { class: `line${hot ? ' is-active' : ''}`, 'data-line': i, style: { '--indent': String(text.search(/\S|$/)) } },
         h('span', { class: 'marker', 'aria-hidden': 'true' }, hot ? '▶' : ''),
-        ...highlight(String(line)),
+        // an empty line keeps its height, and its line break when copied
+        ...(text === '' ? [h('br')] : highlight(text)),
         hot ? srOnly('  (runs in this step)') : null,
       ),
     );

@@ -1,0 +1,65 @@
+// The PyTorch lines fit their box: on every step, at 1280 x 800 and on a 390 x 844 phone, a long line wraps
+// inside the box instead of being cut (no line wider than its box, no sideways scrolling), and what a reader
+// selects and copies is still exactly the step's Python, one line per line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { assertNoProblems, bookSettings, closePage, formatHash, newPage, openAt, siteForTests, STEPS, waitForStep } from './harness.mjs';
+import { shownCode } from '../../web/render/code.js';
+
+const env = siteForTests();
+
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+/** Each code line wider than its box, the pre's sideways overflow, and the text a selection of the code copies. */
+function measureCode(stepId) {
+  const figure = document.querySelector(`[data-step="${stepId}"][data-section] figure.code`);
+  if (!figure) return null;
+  const pre = figure.querySelector('pre');
+  const cut = [...pre.querySelectorAll('.line')]
+    .filter((line) => line.scrollWidth > line.clientWidth)
+    .map((line) => `line ${line.dataset.line} is ${line.scrollWidth - line.clientWidth} px wider than its box: ${line.textContent}`);
+  const range = document.createRange();
+  range.selectNodeContents(pre);
+  const selection = getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+  const copied = selection.toString();
+  selection.removeAllRanges();
+  return { cut, preOverflow: pre.scrollWidth - pre.clientWidth, copied };
+}
+
+for (const size of SIZES) {
+  test(`every step's code fits its box and copies as its Python at ${size.width} x ${size.height}`, async () => {
+    const page = await newPage(env.browser, size);
+    await openAt(page, env.base, STEPS[0].id);
+    const problems = [];
+    for (const step of STEPS) {
+      await page.evaluate((hash) => {
+        location.hash = hash;
+      }, formatHash(step.id, bookSettings()));
+      await waitForStep(page, step.id);
+      const { lines } = shownCode(step, bookSettings());
+      const shown = await page.evaluate(measureCode, step.id);
+      if (lines.length === 0) {
+        if (shown) problems.push(`${step.id}: shows a code box for no lines`);
+        continue;
+      }
+      if (!shown) {
+        problems.push(`${step.id}: no code box for its ${lines.length} lines`);
+        continue;
+      }
+      for (const line of shown.cut) problems.push(`${step.id}: ${line}`);
+      if (shown.preOverflow > 0) problems.push(`${step.id}: the code box scrolls sideways by ${shown.preOverflow} px`);
+      if (shown.copied !== lines.join('\n')) {
+        problems.push(`${step.id}: copying the code gives ${JSON.stringify(shown.copied)} instead of ${JSON.stringify(lines.join('\n'))}`);
+      }
+    }
+    assert.deepEqual(problems, [], `code that does not fit or copies wrong at ${size.width} px:\n${problems.join('\n')}`);
+    assertNoProblems(page);
+    await closePage(page);
+  });
+}
