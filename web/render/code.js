@@ -12,12 +12,29 @@ const KEYWORDS = new Set([
 ]);
 const TOKEN = /(#.*$)|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(\b\d+(?:\.\d*)?(?:e[+-]?\d+)?\b|\.\d+\b)|([A-Za-z_]\w*)/g;
 
+// Where a long line may wrap besides its spaces: after an opening bracket, and before the dot of a chained
+// call (`...).transpose(`). A <wbr> adds no text, so a copy is unchanged.
+const BREAK_AFTER = /[([]|(?<=[)\]])(?=\.)/g;
+
+/** Code between tokens -> text nodes with a <wbr> at each break point. */
+function breakable(text) {
+  const nodes = [];
+  let last = 0;
+  for (const m of text.matchAll(BREAK_AFTER)) {
+    const end = m.index + m[0].length;
+    nodes.push(text.slice(last, end), h('wbr'));
+    last = end;
+  }
+  if (last < text.length) nodes.push(text.slice(last));
+  return nodes;
+}
+
 /** Python source -> nodes, with spans for comments, strings, numbers and keywords. */
 function highlight(line) {
   const nodes = [];
   let last = 0;
   for (const m of line.matchAll(TOKEN)) {
-    if (m.index > last) nodes.push(line.slice(last, m.index));
+    if (m.index > last) nodes.push(...breakable(line.slice(last, m.index)));
     const [text, comment, string, number, word] = m;
     if (comment) nodes.push(h('span', { class: 'tok-comment' }, text));
     else if (string) nodes.push(h('span', { class: 'tok-string' }, text));
@@ -26,8 +43,20 @@ function highlight(line) {
     else nodes.push(text);
     last = m.index + text.length;
   }
-  if (last < line.length) nodes.push(line.slice(last));
+  if (last < line.length) nodes.push(...breakable(line.slice(last)));
   return nodes;
+}
+
+/**
+ * A line's nodes, its indentation held together with its first token so that a wrap never leaves a line of
+ * spaces (a first token with spaces, a comment or a string, may still wrap at them).
+ */
+function lineNodes(line) {
+  const indent = line.match(/^ */)[0];
+  if (indent === '' || indent === line) return highlight(line);
+  const [first, ...rest] = highlight(line.slice(indent.length));
+  if (/\s/.test(first.textContent ?? first)) return [indent, first, ...rest];
+  return [h('span', { class: 'indent' }, indent, first), ...rest];
 }
 
 /**
@@ -60,10 +89,10 @@ export function renderCode(lines, active) {
       h(
         'span',
         // the line's own indentation: its wrapped rest hangs deeper than its code starts
-        { class: `line${hot ? ' is-active' : ''}`, 'data-line': i, style: { '--indent': String(text.search(/\S|$/)) } },
+        { class: `line${hot ? ' is-active' : ''}`, 'data-line': i, style: { '--indent': String(text.match(/^ */)[0].length) } },
         h('span', { class: 'marker', 'aria-hidden': 'true' }, hot ? '▶' : ''),
         // an empty line keeps its height, and its line break when copied
-        ...(text === '' ? [h('br')] : highlight(text)),
+        ...(text === '' ? [h('br')] : lineNodes(text)),
         hot ? srOnly('  (runs in this step)') : null,
       ),
     );
