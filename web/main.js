@@ -3,10 +3,10 @@
 // events to it. Every number on the page comes from computeChapter(torch, settings). Its other concerns are
 // modules of app/: starting (start.js), the history (history.js), the settings drawer (drawer.js) and
 // outlining what an edit changed (highlight.js).
-import { parseHash, formatHash, isBook, bookSettings, sameSettings, repairSettings, changedNames, BOOK } from './state.js';
+import { parseHash, formatHash, isBook, bookSettings, sameSettings, repairSettings, changedNames, quoted, BOOK } from './state.js';
 import { renderStep, fitLedes } from './render/step.js';
 import { resolveStep } from './steps/words.js';
-import { renderToc, renderHere } from './render/toc.js';
+import { renderToc, renderHere, revealCurrent, currentLink } from './render/toc.js';
 import { renderSettings, readSettings, addWord, removeWord, CONTROLS } from './render/settings.js';
 import { installTakeApart } from './render/takeapart.js';
 import { typesetPending } from './render/formula.js';
@@ -101,19 +101,23 @@ const stepIndex = (id) => STEPS.findIndex((s) => s.id === id);
 /** Reads the hash into the state (first load, a pasted link, back/forward). */
 function fromLocation({ initial = false } = {}) {
   const parsed = parseHash(location.hash);
-  const id = stepIndex(parsed.step) >= 0 ? parsed.step : STEPS[0].id;
+  const known = stepIndex(parsed.step) >= 0;
+  const id = known ? parsed.step : STEPS[0].id;
+  // A step the page does not have is named, as a setting it cannot use is; no step at all is the first one.
+  const stepNotice = parsed.step && !known ? `This link’s step “${quoted(parsed.step)}” is not a step of this page, so the first step is shown.` : null;
+  const withStepNotice = (notice) => [stepNotice, notice].filter(Boolean).join(' ') || null;
   const unchangedSettings = state.results && !parsed.dropped.length && sameSettings(parsed.settings, state.settings);
   const stepChanged = id !== state.step;
   if (!unchangedSettings) {
     const { settings, notice } = fromLink(parsed);
     // Back / Forward (or a pasted link) brought other settings: say so, never change numbers silently.
-    state.linkNotice = notice ?? (initial ? null : 'These are the settings of this point in the page’s history: Back and Forward undo and redo settings changes as well as steps.');
+    state.linkNotice = withStepNotice(notice) ?? (initial ? null : 'These are the settings of this point in the page’s history: Back and Forward undo and redo settings changes as well as steps.');
     endEdit();
     let outcome = compute(settings);
     if (outcome.error && outcome.fields.length) {
       // A link whose combination a module rejects: the book's value for what it names, and why.
       for (const key of outcome.fields) settings[key] = BOOK[key];
-      state.linkNotice = `This link’s ${outcome.fields.join(' and ')} could not be used (${outcome.error}), so the book’s value is shown instead.`;
+      state.linkNotice = withStepNotice(`This link’s ${outcome.fields.join(' and ')} could not be used (${outcome.error}), so the book’s value is shown instead.`);
       outcome = compute(settings);
     }
     if (outcome.error) {
@@ -132,6 +136,8 @@ function fromLocation({ initial = false } = {}) {
       state.computeFields = [];
     }
     state.formErrors = {};
+  } else if (stepNotice) {
+    state.linkNotice = stepNotice;
   } else if (!stepChanged) {
     return;
   }
@@ -195,6 +201,7 @@ function render({ writeForm }) {
   makeScrollersReachable();
 
   renderToc(els.toc, { steps, current: step.id, settings: state.settings });
+  revealCurrent(els.toc);
   renderHere(els.here, { steps, current: step.id, settings: state.settings });
   renderSettings(els.settings, {
     settings: state.settings,
@@ -320,7 +327,8 @@ function wireEvents() {
   });
 
   for (const [button, target] of [
-    [$('jump-toc'), () => els.toc.querySelector('#toc-title')],
+    // the contents open at the current step, not at their top
+    [$('jump-toc'), () => currentLink(els.toc) ?? els.toc.querySelector('#toc-title')],
     [$('jump-settings'), () => els.settings.querySelector('#settings-title')],
     [$('skip'), () => els.step.querySelector('#step-title')],
   ]) {
@@ -328,9 +336,10 @@ function wireEvents() {
       if (button.id === 'jump-settings' && drawer.isDrawer()) return drawer.open(button);
       const el = target();
       if (!el) return;
-      el.setAttribute('tabindex', '-1');
+      const link = el.matches('a[href]');
+      if (!link) el.setAttribute('tabindex', '-1'); // a heading takes focus; a link keeps its place in the Tab order
       el.focus({ preventScroll: true });
-      el.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
+      el.scrollIntoView({ block: link ? 'center' : 'start', behavior: scrollBehavior() });
     });
   }
 }

@@ -224,7 +224,7 @@ export function encodeSettings(settings) {
 }
 
 /** A link's value as a message quotes it: short ones whole, long ones cut. */
-const quoted = (text) => (text.length > 24 ? `${text.slice(0, 24)}…` : text);
+export const quoted = (text) => (text.length > 24 ? `${text.slice(0, 24)}…` : text);
 
 /**
  * Reads settings from URL parameters, keeping the book's value for anything missing or unreadable. Returns

@@ -69,6 +69,25 @@ export function renderToc(container, { steps, current, settings }) {
   container.replaceChildren(h('h2', { class: 'panel-title', id: 'toc-title' }, 'Contents'), list);
 }
 
+/** The current step's link. */
+export const currentLink = (container) => container.querySelector('a[aria-current="step"]');
+
+/**
+ * Where the contents scroll in a box of their own (the sticky column), brings the current step into the part
+ * of that box inside the window, centred, when it is outside it; the page itself does not move.
+ */
+export function revealCurrent(container) {
+  const link = currentLink(container);
+  if (!link || container.scrollHeight <= container.clientHeight) return;
+  const box = container.getBoundingClientRect();
+  // below the header, the sticky box can reach past the window's bottom until the page scrolls
+  const top = Math.max(box.top, 0);
+  const bottom = Math.min(box.bottom, window.innerHeight);
+  const at = link.getBoundingClientRect();
+  if (at.top >= top && at.bottom <= bottom) return;
+  container.scrollTop += at.top - top - (bottom - top - at.height) / 2;
+}
+
 // The chapter's four parts, for the header's "you are here".
 const PARTS = [
   ['3.3', 'Self-attention'],
