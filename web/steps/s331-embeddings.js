@@ -1,6 +1,6 @@
 // 3.3.1 — the input every later step starts from.
 import { inputsLines, printOf } from '../python.js';
-import { count, plural, sizes, capital } from './words.js';
+import { count, counted, plural, sizes, capital } from './words.js';
 
 export default {
   id: 'embeddings',
@@ -35,5 +35,5 @@ export default {
   show: ['inputs'],
   view: 'embeddings',
   controls: ['tokens', 'embeddings'],
-  note: (r) => `inputs.shape = [${r.inputs.shape.join(', ')}]: ${r.inputs.shape[0]} tokens, ${r.inputs.shape[1]} features each.`,
+  note: (r) => `inputs.shape = [${r.inputs.shape.join(', ')}]: ${counted(r.inputs.shape[0], 'token')}, ${counted(r.inputs.shape[1], 'feature')} each.`,
 };

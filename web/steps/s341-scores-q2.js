@@ -2,6 +2,7 @@
 import { printOf } from '../python.js';
 import { fmt } from '../explain.js';
 import { allOf, sizes } from './words.js';
+import { queryIndex } from '../state.js';
 
 export default {
   id: 'scores-q2',
@@ -30,5 +31,6 @@ export default {
         'are drawn separately, so the scores, and every weight after them, change.',
     },
   ],
-  note: (r) => `The second entry, ${fmt(r.attn_scores_2_qk.values[1])}, is ω22 from the previous step (${fmt(r.attn_score_22.values)}).`,
+  // with a single word the query is x(1), the only entry
+  note: (r, s) => `The ${queryIndex(s) ? 'second' : 'only'} entry, ${fmt(r.attn_scores_2_qk.values[queryIndex(s)])}, is ω22 from the previous step (${fmt(r.attn_score_22.values)}).`,
 };

@@ -1,5 +1,6 @@
 // 3.5.1 — the unmasked weights that causal attention starts from.
 import { printOf } from '../python.js';
+import { counted } from './words.js';
 export default {
   id: 'causal-weights',
   section: '3.5.1',
@@ -25,6 +26,7 @@ export default {
   controls: ['seedV2', 'qkv_bias'],
   note: (r) => {
     const n = r.causal_weights.shape[0];
-    return `${(n * (n - 1)) / 2} of the ${n * n} weights sit above the diagonal: a token attending to a later one.`;
+    const above = (n * (n - 1)) / 2;
+    return `${above} of the ${counted(n * n, 'weight')} ${above === 1 ? 'sits' : 'sit'} above the diagonal: a token attending to a later one.`;
   },
 };

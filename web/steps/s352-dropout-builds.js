@@ -1,5 +1,6 @@
 // 3.5.2 — why another PyTorch install prints another dropout mask.
 import { printAlso, printOf, pyFloat  } from '../python.js';
+import { counted } from './words.js';
 export default {
   id: 'dropout-builds',
   section: '3.5.2',
@@ -33,6 +34,6 @@ export default {
     const b = r.dropout_ones_mkl.values.flat();
     const differ = a.filter((v, i) => v !== b[i]).length;
     const { default: words, mkl } = r.dropout_draws.value;
-    return `The masks differ in ${differ} of ${a.length} cell${a.length === 1 ? '' : 's'}. The default path drew ${words} words, the MKL path ${mkl}.`;
+    return `The masks differ in ${differ} of ${counted(a.length, 'cell')}. The default path drew ${words} words, the MKL path ${mkl}.`;
   },
 };

@@ -1,7 +1,7 @@
 // 3.5.2 — dropout's mask, made visible on a matrix of ones.
 import { printOf, pyFloat } from '../python.js';
 import { fmt } from '../explain.js';
-import { sizes } from './words.js';
+import { counted, sizes } from './words.js';
 
 const PATHS = { '2 2 0 2 2 0': 'PyTorch’s default generator path, as in the book', '2 2 2 2 2 2': 'the MKL path' };
 
@@ -32,7 +32,7 @@ export default {
     const cells = r.dropout_ones.values.flat();
     const dropped = cells.filter((v) => v === 0).length;
     if (s.p === 0 || s.p === 1) return `With p = ${s.p}, dropout draws no random numbers: ${s.p ? 'every' : 'no'} cell is dropped.`;
-    let text = `${dropped} of ${cells.length} cell${cells.length === 1 ? '' : 's'} dropped (p = ${s.p} expects about ${+(s.p * cells.length).toFixed(1)}); ` +
+    let text = `${dropped} of ${counted(cells.length, 'cell')} dropped (p = ${s.p} expects about ${+(s.p * cells.length).toFixed(1)}); ` +
       `the kept ones hold ${fmt(1 / (1 - s.p))}.`;
     if (s.seed === 123 && s.p === 0.5) {
       const row0 = r.dropout_ones.values[0].map((v) => String(v)).join(' ');

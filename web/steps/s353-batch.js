@@ -1,6 +1,6 @@
 // 3.5.3 — a batch dimension in front.
 import { printAlso, printOf } from '../python.js';
-import { sizes } from './words.js';
+import { counted, sizes } from './words.js';
 export default {
   id: 'batch',
   section: '3.5.3',
@@ -15,5 +15,5 @@ export default {
   code: ['batch = torch.stack((inputs, inputs), dim=0)', printOf('batch', 'batch'), printAlso('batch.shape')],
   highlight: [0],
   show: ['batch'],
-  note: (r) => `batch.shape = [${r.batch.shape.join(', ')}]: ${r.batch.shape[0]} texts × ${r.batch.shape[1]} tokens × ${r.batch.shape[2]} features.`,
+  note: (r) => `batch.shape = [${r.batch.shape.join(', ')}]: ${counted(r.batch.shape[0], 'text')} × ${counted(r.batch.shape[1], 'token')} × ${counted(r.batch.shape[2], 'feature')}.`,
 };

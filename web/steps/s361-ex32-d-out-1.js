@@ -1,5 +1,6 @@
 // 3.6.1, Exercise 3.2 — a narrower output with the same number of heads.
 import { biasArg, contextLengthArg, printOf } from '../python.js';
+import { counted } from './words.js';
 export default {
   id: 'ex32-d-out-1',
   section: '3.6.1',
@@ -21,5 +22,5 @@ export default {
   highlight: [1, 2],
   show: ['wrapper_out_d1'],
   controls: ['heads', 'seed', 'qkv_bias'],
-  note: (r, s) => `context_vecs.shape = [${r.wrapper_out_d1.shape.join(', ')}]: ${s.heads} × 1 = ${r.wrapper_out_d1.shape[2]} columns.`,
+  note: (r, s) => `context_vecs.shape = [${r.wrapper_out_d1.shape.join(', ')}]: ${s.heads} × 1 = ${counted(r.wrapper_out_d1.shape[2], 'column')}.`,
 };

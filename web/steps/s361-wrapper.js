@@ -1,5 +1,6 @@
 // 3.6.1 — several causal attention heads, concatenated.
 import { biasArg, contextLengthArg, printOf } from '../python.js';
+import { counted } from './words.js';
 export default {
   id: 'wrapper',
   section: '3.6.1',
@@ -48,5 +49,5 @@ export default {
   controls: ['heads', 'd_out', 'seed', 'qkv_bias'],
   note: (r, s) =>
     `context_vecs.shape = [${r.wrapper_out.shape.join(', ')}]: ${s.heads} head${s.heads === 1 ? '' : 's'} × ` +
-    `d_out ${s.d_out} = ${r.wrapper_out.shape[2]} columns.`,
+    `d_out ${s.d_out} = ${counted(r.wrapper_out.shape[2], 'column')}.`,
 };

@@ -12,6 +12,9 @@ export const sizes = (s) => ({ n: s.tokens.length, d: s.embeddings[0]?.length ??
 /** '6 tokens' style with the right plural: plural(1, 'token') -> 'one token'. */
 export const plural = (n, noun) => `${count(n)} ${noun}${n === 1 ? '' : 's'}`;
 
+/** '6 tokens' in digits, for the notes that print counts: counted(1, 'token') -> '1 token'. */
+export const counted = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** 'all six keys', or 'the one key' for a single word. */
 export const allOf = (n, noun) => (n === 1 ? `the one ${noun}` : `all ${count(n)} ${noun}s`);
 

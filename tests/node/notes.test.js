@@ -1,5 +1,5 @@
-// The dropout steps' notes agree in number with the counts they print ("1 was dropped", "of 1 cell"), at many
-// seeds, dropout rates and sentence lengths; and the dropout on ones(n, n) is labelled with indices, not the
+// Every step's note agrees in number with the counts it prints ("1 was dropped", "of 1 cell", "1 column"), at
+// many seeds, dropout rates and sizes; and the dropout on ones(n, n) is labelled with indices, not the
 // sentence's words (the ones are no sentence), while the dropout on the attention weights keeps the words.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,47 +15,45 @@ before(async () => {
 });
 
 const book = bookSettings();
-const SENTENCES = {
-  'six words': { tokens: book.tokens, embeddings: book.embeddings },
-  'two words': { tokens: ['hello', 'world'], embeddings: [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]] },
+const SIZES = {
+  'the book’s': { tokens: book.tokens, embeddings: book.embeddings },
+  'two words of one number, one head of 1': { tokens: ['hello', 'world'], embeddings: [[0.5], [-0.25]], d_out: 1, heads: 1 },
   'one word': { tokens: ['alone'], embeddings: [[0.6, -0.4, 0.2]] },
 };
-const DROPOUT_STEPS = STEPS.filter((step) => step.id.startsWith('dropout-'));
+const NOTED = STEPS.filter((step) => typeof step.note === 'function');
 
-/** Each count in a note against the word that follows it: a problem per disagreement. */
+/** Each count in a note against the words that agree with it: a problem per disagreement. */
 function disagreements(note) {
   const problems = [];
   const agree = (pattern, singular) => {
     for (const match of note.matchAll(pattern)) {
-      if ((Number(match[1]) === 1) !== (match[2] === singular)) problems.push(`“${match[0]}”`);
+      if ((Number(match[1]) === 1) !== singular(match[2])) problems.push(`“${match[0]}”`);
     }
   };
-  agree(/\b(\d+) (was|were) dropped/g, 'was');
-  for (const match of note.matchAll(/\bof (?:the )?(\d+) (?:visible )?(?:cell|weight)(s?)\b/g)) {
-    if ((Number(match[1]) === 1) !== (match[2] === '')) problems.push(`“${match[0]}”`);
-  }
-  agree(/\b(\d+) of the \d+ visible weights? (survives|survive)\b/g, 'survives');
+  agree(/\b(\d+) (?:visible )?(?:token|feature|text|column|weight|cell|head)(s?)\b/g, (s) => s === '');
+  agree(/\b(\d+) (?:of the \d+ (?:visible )?(?:weights?|cells?) )?(was|were|survives|survive|sits|sit)\b/g, (verb) => /^(was|survives|sits)$/.test(verb));
   return problems;
 }
 
-test('the dropout notes agree in number with their counts', () => {
+test('every note agrees in number with its counts', () => {
   const singulars = new Set();
-  for (const [sentence, words] of Object.entries(SENTENCES)) {
+  for (const [size, words] of Object.entries(SIZES)) {
     for (const p of [0.1, 0.2, 0.5, 0.8]) {
       for (const seed of [123, 1, 2, 3, 4, 5, 6, 7]) {
         const settings = { ...book, ...words, p, seed };
         const results = computeChapter(torch, settings);
-        for (const step of DROPOUT_STEPS) {
-          const note = step.note(results, settings);
-          assert.deepEqual(disagreements(note), [], `${step.id}, ${sentence}, p = ${p}, seed ${seed}: ${note}`);
-          for (const match of note.matchAll(/\b1 (was dropped|of the \d+ visible weights survives|dropped)\b/g)) singulars.add(match[1].replace(/\d+/, 'n'));
+        for (const step of NOTED) {
+          const note = step.note(results, settings); // throws where the page would say it could not compute it
+          assert.deepEqual(disagreements(note), [], `${step.id}, ${size} sizes, p = ${p}, seed ${seed}: ${note}`);
+          for (const match of note.matchAll(/\b1 (was|(?:of the \d+ )?[a-z ]*?(?:survives|sits|column|token|feature|weight)\b)/g)) singulars.add(`${step.id}: 1 ${match[1].replace(/\d+/, 'n')}`);
         }
       }
     }
   }
   // the singular cases happened, so the checks above saw them
-  assert.ok(singulars.has('was dropped'), `no note said “1 was dropped”: ${[...singulars]}`);
-  assert.ok(singulars.has('of the n visible weights survives'), `no note said “1 of the … survives”: ${[...singulars]}`);
+  for (const expected of ['dropout-weights: 1 was', 'dropout-weights: 1 of the n visible weights survives', 'causal-weights: 1 of the n weights sits', 'wrapper: 1 column', 'embeddings: 1 token']) {
+    assert.ok(singulars.has(expected), `no note said “${expected}”: ${[...singulars].join('; ')}`);
+  }
 });
 
 /** The labels the page draws on an axis of n cells: a result's own, or the indices (web/render/matrix.js). */
