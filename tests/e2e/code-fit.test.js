@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertNoProblems, bookSettings, closePage, formatHash, newPage, openAt, siteForTests, STEPS, waitForStep } from './harness.mjs';
+import { assertNoProblems, bookSettings, closePage, formatHash, newPage, openAt, siteForTests, stepSelector, STEPS, waitForStep } from './harness.mjs';
 import { shownCode } from '../../web/render/code.js';
 
 const env = siteForTests();
@@ -63,3 +63,17 @@ for (const size of SIZES) {
     await closePage(page);
   });
 }
+
+test('copying a wrapped class with run-marked and blank lines puts exactly its Python on the clipboard', async () => {
+  const step = STEPS.find((s) => s.id === 'mha-output');
+  const page = await newPage(env.browser, { width: 390, height: 844, contextOptions: { permissions: ['clipboard-read', 'clipboard-write'] } });
+  await openAt(page, env.base, step.id);
+  const pre = page.locator(`${stepSelector(step.id)} figure.code pre`);
+  await pre.evaluate((el) => getSelection().selectAllChildren(el));
+  await pre.press('Control+C');
+  const { lines, highlight } = shownCode(step, bookSettings());
+  assert.ok(highlight.length > 0 && lines.includes(''), 'the step should have run-marked and blank lines');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), lines.join('\n'));
+  assertNoProblems(page);
+  await closePage(page);
+});
