@@ -14,6 +14,20 @@ const SIZES = [
   { width: 390, height: 844 },
 ];
 
+// The longest lines the settings make: 16 words of 16 numbers each (long words in the comments), a bias,
+// more heads and a larger d_out.
+const LONG_WORDS = ['attention', 'is', 'computed', 'number', 'by', 'number', 'for', 'every', 'token', 'in', 'the',
+  'sentence', 'internationalisation', 'and', 'its', 'neighbours'];
+const LONG_SETTINGS = {
+  ...bookSettings(),
+  tokens: LONG_WORDS,
+  embeddings: LONG_WORDS.map((_, i) => Array.from({ length: 16 }, (_, j) => -((i * 16 + j) % 97) / 97)),
+  d_out: 16,
+  heads: 4,
+  qkv_bias: true,
+  seed: 1234567,
+};
+
 /** Each code line wider than its box, the pre's sideways overflow, and the text a selection of the code copies. */
 function measureCode(stepId) {
   const figure = document.querySelector(`[data-step="${stepId}"][data-section] figure.code`);
@@ -32,17 +46,22 @@ function measureCode(stepId) {
   return { cut, preOverflow: pre.scrollWidth - pre.clientWidth, copied };
 }
 
-for (const size of SIZES) {
-  test(`every step's code fits its box and copies as its Python at ${size.width} x ${size.height}`, async () => {
+const RUNS = [
+  ...SIZES.map((size) => ({ size, settings: bookSettings(), what: 'the book' })),
+  { size: SIZES[1], settings: LONG_SETTINGS, what: '16 long words of 16 numbers' },
+];
+
+for (const { size, settings, what } of RUNS) {
+  test(`every step's code fits its box and copies as its Python at ${size.width} x ${size.height} with ${what}`, async () => {
     const page = await newPage(env.browser, size);
-    await openAt(page, env.base, STEPS[0].id);
+    await openAt(page, env.base, STEPS[0].id, settings);
     const problems = [];
     for (const step of STEPS) {
       await page.evaluate((hash) => {
         location.hash = hash;
-      }, formatHash(step.id, bookSettings()));
+      }, formatHash(step.id, settings));
       await waitForStep(page, step.id);
-      const { lines } = shownCode(step, bookSettings());
+      const { lines } = shownCode(step, settings);
       const shown = await page.evaluate(measureCode, step.id);
       if (lines.length === 0) {
         if (shown) problems.push(`${step.id}: shows a code box for no lines`);
