@@ -13,17 +13,28 @@ const KEYWORDS = new Set([
 const TOKEN = /(#.*$)|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(\b\d+(?:\.\d*)?(?:e[+-]?\d+)?\b|\.\d+\b)|([A-Za-z_]\w*)/g;
 
 // Where a long line may wrap besides its spaces: after an opening bracket, and before the dot of a chained
-// call (`...).transpose(`). A <wbr> adds no text, so a copy is unchanged.
-const BREAK_AFTER = /[([]|(?<=[)\]])(?=\.)/g;
+// call (`...).transpose(`), but only inside a run without spaces too long to fit beside its indentation on
+// a phone, so that a space stays the first choice. A <wbr> adds no text, so a copy is unchanged.
+const BREAK_POINT = /[([]|(?<=[)\]])(?=\.)/g;
+const LONG_RUN = /\S{25,}/g;
 
-/** Code between tokens -> text nodes with a <wbr> at each break point. */
-function breakable(text) {
+/** The offsets in a line after which a <wbr> goes. */
+function breakPoints(line) {
+  const points = new Set();
+  for (const run of line.matchAll(LONG_RUN)) {
+    for (const m of run[0].matchAll(BREAK_POINT)) points.add(run.index + m.index + m[0].length);
+  }
+  return points;
+}
+
+/** Code between tokens (starting at `offset` of its line) -> text nodes with a <wbr> at each break point. */
+function breakable(text, offset, points) {
   const nodes = [];
   let last = 0;
-  for (const m of text.matchAll(BREAK_AFTER)) {
-    const end = m.index + m[0].length;
-    nodes.push(text.slice(last, end), h('wbr'));
-    last = end;
+  for (let i = 1; i <= text.length; i++) {
+    if (!points.has(offset + i)) continue;
+    nodes.push(text.slice(last, i), h('wbr'));
+    last = i;
   }
   if (last < text.length) nodes.push(text.slice(last));
   return nodes;
@@ -31,10 +42,11 @@ function breakable(text) {
 
 /** Python source -> nodes, with spans for comments, strings, numbers and keywords. */
 function highlight(line) {
+  const points = breakPoints(line);
   const nodes = [];
   let last = 0;
   for (const m of line.matchAll(TOKEN)) {
-    if (m.index > last) nodes.push(...breakable(line.slice(last, m.index)));
+    if (m.index > last) nodes.push(...breakable(line.slice(last, m.index), last, points));
     const [text, comment, string, number, word] = m;
     if (comment) nodes.push(h('span', { class: 'tok-comment' }, text));
     else if (string) nodes.push(h('span', { class: 'tok-string' }, text));
@@ -43,7 +55,7 @@ function highlight(line) {
     else nodes.push(text);
     last = m.index + text.length;
   }
-  if (last < line.length) nodes.push(...breakable(line.slice(last)));
+  if (last < line.length) nodes.push(...breakable(line.slice(last), last, points));
   return nodes;
 }
 
