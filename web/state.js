@@ -187,6 +187,11 @@ export const SETTINGS = {
       return Object.fromEntries(cells.map(([i, j]) => [`x-${i}-${j}`, `The embedding of “${wordOf(s, i)}”, d${j}, is not a number.`]));
     },
   },
+  // the token the single-query steps follow, by its position in the sentence (x(2) is the second word)
+  query: {
+    kind: 'size', book: 2, limits: [1, MAX_WORDS], name: 'query token', label: 'Query token',
+    hint: ({ limits }) => `which word x(i) the one-query steps of 3.3.1 and 3.4.1 follow (${span(limits)}; the book takes x(2); past the last word, the last)`,
+  },
 };
 
 const ENTRIES = Object.entries(SETTINGS);
@@ -212,8 +217,11 @@ export function bookSettings() {
   return { ...BOOK, tokens: [...BOOK.tokens], embeddings: BOOK.embeddings.map((r) => [...r]) };
 }
 
-/** Which token is the query of the single-query steps (3.3.1, 3.4.1): x(2), or x(1) when it is the only one. */
-export const queryIndex = (settings) => (settings.tokens.length > 1 ? 1 : 0);
+/**
+ * The 0-based row of the query of the single-query steps (3.3.1, 3.4.1): the chosen word (the book's x(2)), or
+ * the last word when the sentence is shorter than that.
+ */
+export const queryIndex = (settings) => Math.min(settings.query ?? SETTINGS.query.book, settings.tokens.length) - 1;
 
 /** The settings that go into a link: those in use that differ from the book's. */
 const inLink = (s) => ENTRIES.filter(([key, setting]) => inUse(key, s) && (setting.always || !same(settingValue(key, s), setting.book)));

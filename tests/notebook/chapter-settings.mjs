@@ -7,14 +7,14 @@ import { stepLines } from '../../web/python.js';
 
 export const SETTINGS = {
   "the book's": bookSettings(),
-  'other (seed 7, seedV2 1, d_out 4, 4 heads, p 0.2, qkv_bias, new words and numbers)': {
-    ...bookSettings(), seed: 7, seedV2: 1, d_out: 4, heads: 4, p: 0.2, qkv_bias: true,
+  'other (seed 7, seedV2 1, d_out 4, 4 heads, p 0.2, qkv_bias, new words and numbers, x(5) as the query)': {
+    ...bookSettings(), seed: 7, seedV2: 1, d_out: 4, heads: 4, p: 0.2, qkv_bias: true, query: 5,
     tokens: ['the', 'cat', 'sat', 'on', 'a', 'mat'],
     embeddings: [[0.1, 0.2, 0.3], [0.9, 0.8, 0.7], [0.25, 0.5, 0.75], [1, 0, 0.5], [0.05, 0.95, 0.4], [0.6, 0.3, 0.1]],
   },
   'other (seed 0, seedV2 5, d_out 3, 3 heads, p 0.1)': { ...bookSettings(), seed: 0, seedV2: 5, d_out: 3, heads: 3, p: 0.1 },
-  'four words of five numbers, d_out 6, 3 heads, context_length 10': {
-    ...bookSettings(), d_out: 6, heads: 3, context_length: 10,
+  'four words of five numbers, d_out 6, 3 heads, context_length 10, query x(9), past the last word': {
+    ...bookSettings(), d_out: 6, heads: 3, context_length: 10, query: 9,
     tokens: ['we', 'read', 'the', 'book'],
     embeddings: [[0.1, -0.2, 0.3, 0.4, 0.5], [1.5, 0.25, -1, 0, 2], [0.3, 0.3, 0.3, 0.3, 0.3], [-0.7, 0.8, 0.05, 0.6, -0.1]],
   },

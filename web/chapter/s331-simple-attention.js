@@ -1,5 +1,5 @@
 // 3.3.1 A simple self-attention without trainable weights: the scores, weights and context vector of one
-// query, x(2), against every token.
+// query (the book's x(2), or the word the settings choose), against every token.
 // Reads torch, settings, words and the helpers; returns for later sections the inputs (as a tensor, as
 // nested arrays and as row views), the query's row q, n and d_in.
 import * as explain from '../explain.js';
@@ -37,7 +37,7 @@ export default function simpleAttention(chapter) {
   const [n, d_in] = [inputRows.length, inputRows[0].length];
   // The rows of inputs, taken once: every loop over the tokens below walks these views.
   const tokens = [...inputs];
-  const q = queryIndex(settings); // x(2), or x(1) when it is the only word
+  const q = queryIndex(settings); // the chosen query word (the book's x(2)), or the last when there are fewer
   const copiedRow = (out) => (i) => [`row ${q} (“${words[q]}”) of inputs: ${explain.fmt(out[i[0]])}`];
   const query = show('query', tokens[q], { cols: features(d_in), explain: copiedRow, operands: ([j]) => [['inputs', [q, j]]] });
 
@@ -46,7 +46,7 @@ export default function simpleAttention(chapter) {
   tokens.forEach((x_i, i) => scores2.set(i, x_i.dot(query)));
   show('attn_scores_2', scores2, {
     cols: words,
-    explain: (out) => explain.rowDots(inputRows, results.query.values, out, { name: 'ω2' }),
+    explain: (out) => explain.rowDots(inputRows, results.query.values, out, { name: `ω${q + 1}` }),
     operands: ([i]) => [row('inputs', i), whole('query', 1)],
   });
   const scoreValues = results.attn_scores_2.values;
@@ -67,7 +67,7 @@ export default function simpleAttention(chapter) {
   tokens.forEach((x_i, i) => context2.add_(weights2.at(i).mul(x_i)));
   show('context_vec_2', context2, {
     cols: features(d_in),
-    explain: (out) => explain.weightedSum(results.attn_weights_2.values, inputRows, out, { name: 'z2' }),
+    explain: (out) => explain.weightedSum(results.attn_weights_2.values, inputRows, out, { name: `z${q + 1}` }),
     operands: ([j]) => [whole('attn_weights_2', 1), col('inputs', j)],
   });
 

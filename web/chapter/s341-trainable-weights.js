@@ -1,5 +1,6 @@
 // 3.4.1 Trainable weights, step by step: W_query, W_key and W_value drawn with torch.rand under the seed,
-// the query, key and value of x(2), the keys and values of every token, and x(2)'s scaled attention.
+// the query, key and value of the query word (x(2) in the book), the keys and values of every token, and its
+// scaled attention.
 // Reads the inputs, inputRows, tokens, q and d_in of 3.3.1; adds nothing for later sections.
 import * as explain from '../explain.js';
 import { row, col, whole } from '../operands.js';
@@ -31,9 +32,9 @@ export default function trainableWeights(chapter) {
     explain: (out) => explain.vecmat(x2, w(weight), out, { name }),
     operands: ([j]) => [whole('x_2', 1), col(weight, j)],
   });
-  const q2 = show('query_2', x_2.matmul(W.W_query), projected('q2', 'W_query'));
-  show('key_2', x_2.matmul(W.W_key), projected('k2', 'W_key'));
-  show('value_2', x_2.matmul(W.W_value), projected('v2', 'W_value'));
+  const q2 = show('query_2', x_2.matmul(W.W_query), projected(`q${q + 1}`, 'W_query'));
+  show('key_2', x_2.matmul(W.W_key), projected(`k${q + 1}`, 'W_key'));
+  show('value_2', x_2.matmul(W.W_value), projected(`v${q + 1}`, 'W_value'));
   // inputs @ W: a row of inputs and a column of W per cell
   const everyToken = (name, weight) => ({
     rows: words,
@@ -53,12 +54,12 @@ export default function trainableWeights(chapter) {
   const s2 = show('attn_scores_2_qk', q2.matmul(keys.T), {
     label: 'attn_scores_2',
     cols: words,
-    explain: (out) => explain.rowDots(keyRows, q2Values, out, { name: 'ω2' }),
+    explain: (out) => explain.rowDots(keyRows, q2Values, out, { name: `ω${q + 1}` }),
     operands: ([i]) => [whole('query_2', 1), row('keys', i)],
   });
   // the mistake: the scores from the values instead of the keys
   const valueRows = w('values');
-  show('mistake_scores_from_values', q2.matmul(values.T), { label: 'query_2 @ values.T', cols: words, explain: (out) => explain.rowDots(valueRows, q2Values, out, { name: 'ω2' }) });
+  show('mistake_scores_from_values', q2.matmul(values.T), { label: 'query_2 @ values.T', cols: words, explain: (out) => explain.rowDots(valueRows, q2Values, out, { name: `ω${q + 1}` }) });
   const d_k = keys.shape[keys.ndim - 1];
   const scaled2 = show('attn_scores_2_scaled', s2.div(d_k ** 0.5), {
     label: 'attn_scores_2 / d_k**0.5',
@@ -77,7 +78,7 @@ export default function trainableWeights(chapter) {
   show('context_vec_2_qk', w2.matmul(values), {
     label: 'context_vec_2',
     cols: outCols,
-    explain: (out) => explain.weightedSum(w('attn_weights_2_qk'), w('values'), out, { name: 'z2' }),
+    explain: (out) => explain.weightedSum(w('attn_weights_2_qk'), w('values'), out, { name: `z${q + 1}` }),
     operands: ([j]) => [whole('attn_weights_2_qk', 1), col('values', j)],
   });
 }

@@ -34,6 +34,16 @@ export default function attentionClasses(chapter) {
     cols: features(d_in),
     explain: (values) => explain.linearDraws({ seed: settings.seedV2, start: 0, shape: [d_out, d_in], values, bound, what: 'W_query.weight' }),
   });
+  // with qkv_bias, each layer drew its bias right after its weight
+  if (settings.qkv_bias) {
+    ['W_query', 'W_key', 'W_value'].forEach((layer, k) => {
+      show(`sa_v2_${layer}_bias`, sa_v2[layer].bias, {
+        label: `sa_v2.${layer}.bias`,
+        cols: outCols,
+        explain: (values) => explain.linearDraws({ seed: settings.seedV2, start: k * (d_out * d_in + d_out) + d_out * d_in, shape: [d_out], values, bound, what: `${layer}.bias` }),
+      });
+    });
+  }
   show('sa_v2_out', sa_v2.forward(inputs), { label: 'sa_v2(inputs)', rows: words, cols: outCols, explain: contextOf(() => projections(sa_v2, inputs)) });
 
   // Exercise 3.1, with the history the book's printout has: after SelfAttention_v1 (seed 123) one earlier

@@ -160,6 +160,7 @@ function build(container) {
       h('div', { class: 'inputs-box' }),
       h('p', { class: 'settings-actions' }, h('button', { type: 'button', class: 'button small', id: 'add-word' }, '+ Add a word')),
       h('p', { class: 'field-error', id: 'inputs-error', hidden: true }),
+      control('query', short),
     ),
     fieldset(['Trainable weights'], ...['seed', 'seedV2', 'd_out', 'qkv_bias'].map((key) => control(key))),
     fieldset(['Dropout and heads'], ...['p', 'profile', 'heads', 'context_length'].map((key) => control(key))),

@@ -11,6 +11,7 @@ import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
 import { renderOverview, renderRecap } from './overview.js';
 import { queryIndex } from '../state.js';
+import { theQuery } from '../steps/words.js';
 import { renderEquivalence } from './equivalence.js';
 import { renderLayout } from './layout.js';
 import { renderMistakes } from './mistake.js';
@@ -77,7 +78,8 @@ export function renderStep(step, view) {
   const [lede, ...more] = [step.prose ?? []].flat().map((p) => h('p', {}, ...inlineCode(p)));
   if (lede) append(article, renderLede(lede));
 
-  const shown = (step.show ?? []).map((name) => results[name] ?? { missing: name });
+  const shownNames = [...(step.show ?? []), ...(settings.qkv_bias ? step.biases ?? [] : [])];
+  const shown = shownNames.map((name) => results[name] ?? { missing: name });
   if (shown.length) {
     const section = h('section', { class: 'results', 'aria-label': 'Results' });
     if (shown.some((r) => Array.isArray(r.shape))) {
@@ -115,11 +117,17 @@ export function renderStep(step, view) {
       ),
     );
   }
-  if (step.query && queryIndex(settings) === 0) {
-    append(article, h('p', { class: 'notice', role: 'note' }, 'With a single word there is no x(2): on this step the query is x(1), the only token, and the code uses inputs[0].'));
+  // a chosen query past the last word: the last word stands in, and the step says so
+  const n = settings.tokens.length;
+  if (step.query && settings.query > n) {
+    const { x, row } = theQuery(settings);
+    const sentence = n === 1 ? 'a single word' : `${n} words`;
+    append(article, h('p', { class: 'notice', role: 'note' }, `With ${sentence} there is no x(${settings.query}): on this step the query is ${x}, the ${n === 1 ? 'only' : 'last'} token, and the code uses inputs[${row}].`));
   }
   if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
-  if (step.view === 'context') append(article, renderContext(settings, contextResult(step, results)));
+  if (step.view === 'context') {
+    append(article, renderContext(settings, contextResult(step, results), { queryIndex: queryIndex(settings), weights: results[step.weights]?.values }));
+  }
   if (step.view === 'overview') append(article, renderOverview());
 
   if (typeof step.note === 'function') {

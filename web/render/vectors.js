@@ -33,6 +33,17 @@ function bars(vector, names, { min, max }) {
   );
 }
 
+/** An input's attention weight in a weighted sum: its number and a bar as long as its share of 1. */
+function weightOf(w) {
+  if (!Number.isFinite(w)) return null;
+  return h(
+    'p',
+    { class: 'context-weight' },
+    h('span', { class: 'context-weight-num' }, `× ${fmt(w)}`),
+    h('span', { class: 'context-weight-track', 'aria-hidden': 'true' }, h('span', { class: 'context-weight-fill', style: { '--weight': `${Math.max(0, Math.min(1, w)) * 100}%` } })),
+  );
+}
+
 /** Each token's 3-D embedding as a small bar chart, labelled with its word. */
 /** 'd0, d1, d2'; 'd0, …, d15' when there are many. */
 const featureNames = (d) => (d <= 4 ? Array.from({ length: d }, (_, j) => `d${j}`).join(', ') : `d0, …, d${d - 1}`);
@@ -55,11 +66,12 @@ export function renderEmbeddings(settings) {
 
 /**
  * Inputs beside context vectors. `context` is a result: 1-D (the context vector of one query, shown beside
- * all the inputs it blends; `queryIndex`, default 1 = the book's x(2)), 2-D (one per token, each beside its
+ * all the inputs it blends, each with its attention weight from `weights`; `queryIndex`, default 1 = the
+ * book's x(2)), 2-D (one per token, each beside its
  * input) or 3-D (batch 0). When the context vectors live in the inputs' space (3 features) both sides share
  * one scale, so the bars can be compared directly.
  */
-export function renderContext(settings, context, { queryIndex = 1 } = {}) {
+export function renderContext(settings, context, { queryIndex = 1, weights = null } = {}) {
   if (!context || !Array.isArray(context.values)) return null;
   const nd = context.shape.length;
   if (nd < 1 || nd > 3) return null;
@@ -80,7 +92,7 @@ export function renderContext(settings, context, { queryIndex = 1 } = {}) {
       h(
         'div',
         { class: 'context-single' },
-        h('ol', { class: 'context-inputs' }, ...settings.embeddings.map((x, i) => h('li', { class: `context-input${i === queryIndex ? ' is-query' : ''}` }, word(i), bars(x, null, inScale)))),
+        h('ol', { class: 'context-inputs' }, ...settings.embeddings.map((x, i) => h('li', { class: `context-input${i === queryIndex ? ' is-query' : ''}` }, word(i), weightOf(weights?.[i]), bars(x, null, inScale)))),
         h('span', { class: 'context-arrow', 'aria-hidden': 'true' }, '→'),
         h('div', { class: 'context-out' }, h('p', { class: 'token-word' }, h('code', {}, name)), bars(outRows[0], colNames, outScale)),
       ),

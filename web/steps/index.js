@@ -11,6 +11,7 @@
 //   highlight  the 0-based lines of code being executed, or 'all'
 //   printsOneOf optional result names of which one PyTorch prints only one (its own build's dropout mask)
 //   show       names of results from computeChapter() (web/chapter/), drawn in this order
+//   biases     optional result names shown after `show` when the settings' qkv_bias is on (the bias vectors)
 //   view       optional extra picture: 'embeddings' (bars per token), 'context' (inputs beside context) or
 //              'overview' (where attention sits in a GPT-style model)
 //   recap      optional rows { name, adds }: the chapter's classes and what each adds (a table)
@@ -21,7 +22,9 @@
 //              computed live and compared bit for bit (render/equivalence.js)
 //   layout     optional { fact, view, storage, viewLabel, storageLabel }: the view/transpose explorer
 //              (render/layout.js) of the layout fact `fact` (mha_layout), the view and the tensor it reads
-//   query      true on the steps that follow one query token, x(2) (x(1) when there is a single word)
+//   query      true on the steps that follow one query token: x(2), or the word the settings' query names (the
+//              last word when there are fewer)
+//   weights    with view 'context': the result whose weights the picture draws beside each input
 // title, prose (or any of its paragraphs) and formula may be functions of the settings where they name sizes
 // ("six tokens"): steps/words.js resolveStep() writes them for the current settings.
 //   controls   optional keys of the settings (web/state.js SETTINGS) that this step is about, e.g. ['profile',

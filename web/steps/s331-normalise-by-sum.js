@@ -1,7 +1,7 @@
 // 3.3.1 — the simplest normalisation.
 import { printOf } from '../python.js';
 import { fmt } from '../explain.js';
-import { sizes } from './words.js';
+import { allOf, sizes, theQuery } from './words.js';
 
 export default {
   id: 'normalise-by-sum',
@@ -9,13 +9,13 @@ export default {
   query: true, // follows one query token, x(2)
   title: 'Normalising by the sum',
   prose: [
-    'To mix vectors with the scores we want weights: numbers that are not negative and add up to 1, so that ' +
-      'the mix is an average. The simplest way is to divide each score by the sum of all six.',
+    (s) => 'To mix vectors with the scores we want weights: numbers that are not negative and add up to 1, so that ' +
+      `the mix is an average. The simplest way is to divide each score by the sum of ${allOf(sizes(s).n, 'score')}.`,
     'This keeps the ratios between scores exactly as they are. It only gives sensible weights when every score is ' +
       'positive, as with the book’s embeddings; a negative score would become a negative weight. Hover over a ' +
       'weight to see its division.',
   ],
-  formula: (s) => String.raw`\alpha_{2i} = \frac{\omega_{2i}}{\sum_{j=1}^{${sizes(s).n}} \omega_{2j}}`,
+  formula: (s) => { const q = theQuery(s).i; return String.raw`\alpha_{${q}i} = \frac{\omega_{${q}i}}{\sum_{j=1}^{${sizes(s).n}} \omega_{${q}j}}`; },
   code: [
     'attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()',
     printOf('attn_weights_2_tmp', 'attn_weights_2_tmp'),

@@ -2,23 +2,26 @@
 import { printOf } from '../python.js';
 import { queryIndex } from '../state.js';
 import { fmt } from '../explain.js';
-import { sizes } from './words.js';
+import { count, queryLine, sizes, theQuery } from './words.js';
 
 export default {
   id: 'scores-x2',
   section: '3.3.1',
   query: true, // follows one query token, x(2)
-  title: 'Scores of x(2) against every token',
+  title: (s) => `Scores of ${theQuery(s).x} against every token`,
   prose: [
-    'Take the second token, x(2), as the query. Its attention score with token i is the dot product of the two ' +
-      'embeddings, ω2i = x(2) · x(i), so a loop over the rows of `inputs` gives six scores.',
+    (s) => {
+      const { i, x, nth, word } = theQuery(s);
+      return `Take the ${nth} token, ${x} (“${word}”), as the query. Its attention score with token j is the dot product of ` +
+        `the two embeddings, ω${i}j = ${x} · x(j), so a loop over the rows of \`inputs\` gives ${count(sizes(s).n)} score${sizes(s).n === 1 ? '' : 's'}.`;
+    },
     'A dot product is a measure of similarity: it grows when two vectors point the same way and have large ' +
       'entries. Hover over a score to see its three products.',
     'The scores are raw numbers with no common scale yet; the next steps turn them into weights.',
   ],
-  formula: (s) => String.raw`\omega_{2i} = \mathbf{x}^{(2)} \cdot \mathbf{x}^{(i)} = \sum_{k=1}^{${sizes(s).d}} x^{(2)}_k \, x^{(i)}_k`,
+  formula: (s) => { const q = theQuery(s).i; return String.raw`\omega_{${q}i} = \mathbf{x}^{(${q})} \cdot \mathbf{x}^{(i)} = \sum_{k=1}^{${sizes(s).d}} x^{(${q})}_k \, x^{(i)}_k`; },
   code: (s) => [
-    `query = inputs[${queryIndex(s)}]`,
+    queryLine('query', s),
     'attn_scores_2 = torch.empty(inputs.shape[0])',
     'for i, x_i in enumerate(inputs):',
     '    attn_scores_2[i] = torch.dot(x_i, query)',
@@ -30,7 +33,7 @@ export default {
   note: (r, s) => {
     const scores = r.attn_scores_2.values;
     const best = scores.indexOf(Math.max(...scores));
-    const who = best === 1 ? 'the query token itself' : `“${s.tokens[best]}”`;
+    const who = best === queryIndex(s) ? 'the query token itself' : `“${s.tokens[best]}”`;
     return `The largest score, ${fmt(scores[best])}, is with ${who}.`;
   },
 };

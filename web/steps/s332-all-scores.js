@@ -1,7 +1,7 @@
 // 3.3.2 — every token as a query: loops, then one matrix product.
 import { printOf } from '../python.js';
 import { py } from '../explain.js';
-import { sizes } from './words.js';
+import { sizes, theQuery } from './words.js';
 
 export default {
   id: 'all-scores',
@@ -9,7 +9,7 @@ export default {
   title: 'Scores for every pair of tokens',
   prose: [
     (s) => `Now every token takes a turn as the query. Two nested loops fill a ${sizes(s).n} × ${sizes(s).n} table whose row i, column j holds ` +
-      'x(i) · x(j). The second row is the score vector of x(2) from before, and the table is symmetric, because a dot ' +
+      `x(i) · x(j). The ${theQuery(s).nth} row is the score vector of ${theQuery(s).x} from before, and the table is symmetric, because a dot ` +
       'product does not depend on the order of its two vectors.',
     'Python loops are slow. The same table is one matrix product: in `inputs @ inputs.T`, row i of `inputs` meets ' +
       'column j of the transpose, which is row j of `inputs`. Hover over a cell of either table to see the same ' +

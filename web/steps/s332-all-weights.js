@@ -1,7 +1,7 @@
 // 3.3.2 — softmax along each row.
 import { printOf } from '../python.js';
 import { closeness, maxAbsDiff } from '../explain.js';
-import { sizes } from './words.js';
+import { capital, sizes, theQuery } from './words.js';
 
 export default {
   id: 'all-weights',
@@ -29,7 +29,9 @@ export default {
         'right weights transposed, which makes the slip easy to miss; with trainable weights it is not even that.',
     },
   ],
-  note: (r) =>
-    'The second row and the weights of x(2) computed on their own are ' +
-    `${closeness(maxAbsDiff(r.attn_weights.values[1], r.attn_weights_2.values))}.`,
+  note: (r, s) => {
+    const { x, nth, row } = theQuery(s);
+    return `${capital(`the ${nth} row`)} and the weights of ${x} computed on their own are ` +
+      `${closeness(maxAbsDiff(r.attn_weights.values[row], r.attn_weights_2.values))}.`;
+  },
 };

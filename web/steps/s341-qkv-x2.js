@@ -1,21 +1,21 @@
 // 3.4.1 — one token's three projections.
 import { printOf } from '../python.js';
-import { queryIndex } from '../state.js';
+import { queryLine, theQuery } from './words.js';
 export default {
   id: 'qkv-x2',
   section: '3.4.1',
   query: true, // follows one query token, x(2)
-  title: 'Query, key and value of x(2)',
+  title: (s) => `Query, key and value of ${theQuery(s).x}`,
   prose: [
-    'Multiplying the input x(2) by each matrix gives its query, key and value vectors. One token thus gets three ' +
+    (s) => `Multiplying the input ${theQuery(s).x} by each matrix gives its query, key and value vectors. One token thus gets three ` +
       'different views of itself, and training can shape each view for its own job.',
     'The size changes on the way: d_in = 3 numbers go in, d_out come out. GPT-like models usually keep the two ' +
-      'equal; the book makes them differ so that the shapes are easy to follow. Hover over an entry to see x(2) ' +
+      'equal; the book makes them differ so that the shapes are easy to follow. Hover over an entry to see the query ' +
       'times one column of a matrix.',
   ],
-  formula: String.raw`\mathbf{q}^{(2)} = \mathbf{x}^{(2)} \mathbf{W}_q, \quad \mathbf{k}^{(2)} = \mathbf{x}^{(2)} \mathbf{W}_k, \quad \mathbf{v}^{(2)} = \mathbf{x}^{(2)} \mathbf{W}_v`,
+  formula: (s) => { const q = theQuery(s).i; return String.raw`\mathbf{q}^{(${q})} = \mathbf{x}^{(${q})} \mathbf{W}_q, \quad \mathbf{k}^{(${q})} = \mathbf{x}^{(${q})} \mathbf{W}_k, \quad \mathbf{v}^{(${q})} = \mathbf{x}^{(${q})} \mathbf{W}_v`; },
   code: (s) => [
-    `x_2 = inputs[${queryIndex(s)}]`,
+    queryLine('x_2', s),
     'query_2 = x_2 @ W_query',
     'key_2 = x_2 @ W_key',
     'value_2 = x_2 @ W_value',

@@ -1,5 +1,6 @@
 // 3.4.1 — scaled dot-product attention weights.
 import { printOf } from '../python.js';
+import { theQuery } from './words.js';
 export default {
   id: 'scaled-softmax',
   section: '3.4.1',
@@ -13,7 +14,7 @@ export default {
     'This is where the name scaled dot-product attention comes from. Hover over a scaled score for the division ' +
       'and over a weight for the softmax.',
   ],
-  formula: String.raw`\alpha_{2i} = \operatorname{softmax}_i\!\left(\frac{\omega_{2i}}{\sqrt{d_k}}\right)`,
+  formula: (s) => { const q = theQuery(s).i; return String.raw`\alpha_{${q}i} = \operatorname{softmax}_i\!\left(\frac{\omega_{${q}i}}{\sqrt{d_k}}\right)`; },
   code: [
     'd_k = keys.shape[-1]',
     'attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)',

@@ -1,5 +1,5 @@
 // 3.4.2 — nn.Linear instead of raw parameters.
-import { biasArg, printOf } from '../python.js';
+import { biasArg, printAlso, printOf } from '../python.js';
 export default {
   id: 'self-attention-v2',
   section: '3.4.2',
@@ -29,14 +29,16 @@ export default {
     `torch.manual_seed(${s.seedV2})`,
     `sa_v2 = SelfAttention_v2(d_in, d_out${biasArg(s)})`,
     printOf('sa_v2_W_query', 'sa_v2.W_query.weight'),
+    ...(s.qkv_bias ? ['W_query', 'W_key', 'W_value'].map((layer) => printAlso(`sa_v2.${layer}.bias`, 'qkv_bias=True: one bias per output')) : []),
     printOf('sa_v2_out', 'sa_v2(inputs)'),
   ],
   highlight: [12, 13, 15],
   show: ['sa_v2_W_query', 'sa_v2_out'],
+  biases: ['sa_v2_W_query_bias', 'sa_v2_W_key_bias', 'sa_v2_W_value_bias'],
   controls: ['seedV2', 'qkv_bias', 'd_out'],
   note: (r, s) => {
     const [d_out, d_in] = r.sa_v2_W_query.shape;
-    const bias = s.qkv_bias ? ' Biases are on (qkv_bias), so each layer also adds a bias vector.' : '';
+    const bias = s.qkv_bias ? ' Biases are on (qkv_bias), so each layer also adds its bias vector, shown above, to every row of x Wᵀ.' : '';
     return `W_query.weight has shape [${d_out}, ${d_in}], the transpose of v1’s [${d_in}, ${d_out}].${bias}`;
   },
 };

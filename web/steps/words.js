@@ -1,5 +1,6 @@
 // Sizes in a step's text, written from the settings: "six tokens", "a 6 × 3 tensor". A step's title, prose
 // (or any paragraph of it) and formula may be functions of the settings; resolveStep() turns them into text.
+import { queryIndex } from '../state.js';
 
 const NAMES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 
@@ -27,4 +28,22 @@ export function resolveStep(step, settings) {
   const varies = [step.title, step.formula, ...[step.prose ?? []].flat(), step.prose].some((v) => typeof v === 'function');
   if (!varies) return step;
   return { ...step, title: text(step.title), formula: text(step.formula), prose: [text(step.prose) ?? []].flat().map(text) };
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh',
+  'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth'];
+
+/**
+ * The query of the one-query steps as their text names it: i (1-based: the book's 2), x ('x(2)'), its word,
+ * nth ('second') and row (its 0-based row, as the code indexes it).
+ */
+export function theQuery(s) {
+  const row = queryIndex(s);
+  return { i: row + 1, row, x: `x(${row + 1})`, word: s.tokens[row], nth: ORDINALS[row] ?? `${row + 1}th` };
+}
+
+/** `query = inputs[1]`: the line that picks the query row, naming the word when it is not the book's x(2). */
+export function queryLine(name, s) {
+  const { row, x, word } = theQuery(s);
+  return `${name} = inputs[${row}]${row === 1 ? '' : `  # ${x}, “${word}”, as the query`}`;
 }
