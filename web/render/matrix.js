@@ -123,6 +123,11 @@ function renderTensor(result, scale, book) {
   // The chapter's batches stack one input twice: a batch that repeats batch 0 exactly is not drawn again.
   const batches = Array.from({ length: shape[0] }, (_, b) => b);
   const shown = names[0] === 'batch' ? batches.filter((b) => b === 0 || !repeatsBatch0(result, b)) : batches;
+  for (const b of shown) {
+    if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b, book));
+    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes), book));
+  }
+  // below the numbers, so that they come first on a small screen
   if (shown.length < batches.length) {
     const same = batches.filter((b) => !shown.includes(b));
     group.append(
@@ -130,10 +135,6 @@ function renderTensor(result, scale, book) {
         `${same.length === 1 ? `Batch ${same[0]} is` : `Batches ${same.join(', ')} are`} the same as batch 0, number for number ` +
         `(the batch holds the same input ${shape[0]} times), so only batch 0 is drawn.`),
     );
-  }
-  for (const b of shown) {
-    if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b, book));
-    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes), book));
   }
   return group;
 }
@@ -249,7 +250,22 @@ function matrixBox(result, scale, lead, caption, book = null) {
     tbody.append(tr);
   });
   table.append(tbody);
-  return h('div', { class: 'matrix-box' }, table);
+  const box = h('div', { class: 'matrix-box' }, table, h('p', { class: 'scroll-hint' }, 'Scroll sideways for more columns'));
+  box.addEventListener('scroll', () => showOverflow(box), { passive: true });
+  overflowWatch?.observe(box);
+  return box;
+}
+
+// A table wider than its box scrolls inside it: the box fades at the edge where columns are hidden and a
+// hint (read by screen readers too) says so. Checked whenever the box changes size (also when it is shown).
+const overflowWatch = typeof ResizeObserver === 'function' ? new ResizeObserver((seen) => seen.forEach((e) => showOverflow(e.target))) : null;
+
+function showOverflow(box) {
+  const hidden = box.scrollWidth - box.clientWidth;
+  const scrolls = hidden > 1;
+  box.classList.toggle('is-scrollable', scrolls);
+  box.classList.toggle('fade-left', scrolls && box.scrollLeft > 1);
+  box.classList.toggle('fade-right', scrolls && box.scrollLeft < hidden - 1);
 }
 
 function axisLabels(labels, n) {
