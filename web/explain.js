@@ -228,16 +228,33 @@ export function copiedFrom(describe) {
 
 /** y = x @ W.T + b, as nn.Linear computes it: one input row against one stored weight row. */
 export function linear(X, W, bias, Y, { name = 'y', what = 'weight' } = {}) {
+  const layer = what.split(/[ .]/)[0]; // 'out_proj' of 'out_proj.weight (…)'
   return (index) => {
     const j = last(index);
     const x = at(X, index.slice(0, -1));
     const terms = x.map((v, k) => `${fmt(v)}·${fmt(W[j][k])}`).join(' + ');
     const b = bias ? ` + ${fmt(bias[j])}` : '';
-    return [
-      `input row · row ${j} of ${what}${bias ? ` + bias[${j}]` : ''} (nn.Linear stores W transposed):`,
-      `${name}[${index.join(',')}] = ${terms}${b} = ${fmt(at(Y, index))}`,
-    ];
+    return withUses(
+      [
+        `input row · row ${j} of ${what}${bias ? ` + bias[${j}]` : ''} (nn.Linear stores W transposed):`,
+        `${name}[${index.join(',')}] = ${terms}${b} = ${fmt(at(Y, index))}`,
+      ],
+      [
+        { role: 'input', label: 'input row', where: `[${index.slice(0, -1).join(', ')}]`, values: x },
+        { role: 'weight', label: `${layer}.weight`, where: `row ${j} of ${W.length}`, values: W[j] },
+        bias ? { role: 'bias', label: `${layer}.bias`, where: `entry ${j} of ${bias.length}`, values: [bias[j]] } : null,
+      ],
+    );
   };
+}
+
+/**
+ * Lines that also carry the numbers they use which are no result of the chapter (a module's weights): the
+ * take-apart panel draws them, so that every number in the lines is on screen. `uses` entries are
+ * { role, label, where, values }.
+ */
+export function withUses(lines, uses) {
+  return Object.assign(lines, { uses: uses.filter(Boolean) });
 }
 
 /** A cell of a causal mask: `keep` is the value that lets a token see another (1 for tril, 0 for triu). */

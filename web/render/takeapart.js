@@ -1,7 +1,8 @@
 // "Take a number apart": hovering, clicking or focusing a cell of a displayed tensor opens one panel
 // with explain(index) of its result, as text. The focused cell points at the panel with aria-describedby,
-// so screen readers read the arithmetic after the number; Escape closes; arrow keys move between the
-// cells of a table (one tab stop per table: a roving tabindex).
+// so screen readers read the arithmetic after the number; Escape or its Close button closes; arrow keys move
+// between the cells of a table (one tab stop per table: a roving tabindex). A pinned panel is placed where it
+// covers neither the tensor it explains (with its book mark) nor the operands outlined on the step.
 import { h, fmt, at, indexTuples } from './dom.js';
 import { leadNames } from './matrix.js';
 import { operandsOf, matchesPattern, describePattern } from '../operands.js';
@@ -21,6 +22,7 @@ export function installTakeApart(root, panel, getResult) {
   let current = null; // the cell shown
   let pinned = false; // opened by focus/click (stays) rather than by hover
   const narrow = window.matchMedia('(max-width: 40rem)');
+  const touch = window.matchMedia('(hover: none), (pointer: coarse)');
 
   function show(cell, pin) {
     const fig = cell.closest('[data-tensor]');
@@ -28,7 +30,14 @@ export function installTakeApart(root, panel, getResult) {
     if (!result) return;
     const index = cell.dataset.index === '' ? [] : cell.dataset.index.split(',').map(Number);
     const operands = operandsOf(getResult, result.name, index);
-    panel.replaceChildren(...content(result, index, cell, pin, sourcesOf(operands, getResult)));
+    const lines = linesOf(result, index);
+    const close = h('button', { type: 'button', class: 'ta-close', 'aria-label': 'Close' }, '×');
+    close.addEventListener('click', hide);
+    panel.replaceChildren(
+      ...content(result, index, cell, lines, pin ? close : null),
+      sourcesOf(operands, getResult, lines.uses ?? [], Boolean(result.operands), onStep),
+      h('p', { class: 'ta-hint', 'aria-hidden': 'true' }, hintText(pin, touch.matches)),
+    );
     markOperands(operands);
     if (current && current !== cell) {
       current.removeAttribute('aria-describedby');
@@ -71,15 +80,18 @@ export function installTakeApart(root, panel, getResult) {
       panel.style.removeProperty('top');
       return; // a sheet fixed to the bottom of the screen (styles.css)
     }
-    const r = current.getBoundingClientRect();
-    const w = panel.offsetWidth;
-    const ph = panel.offsetHeight;
-    const left = Math.max(8, Math.min(r.left, document.documentElement.clientWidth - w - 8));
-    const below = r.bottom + 8;
-    const top = below + ph > window.innerHeight - 72 && r.top - ph - 8 > 8 ? r.top - ph - 8 : below;
-    panel.style.left = `${left + window.scrollX}px`;
-    panel.style.top = `${top + window.scrollY}px`;
+    const size = { w: panel.offsetWidth, h: panel.offsetHeight };
+    const view = { w: document.documentElement.clientWidth, h: window.innerHeight - 72 }; // above the step bar
+    const cell = current.getBoundingClientRect();
+    const figure = current.closest('[data-tensor]')?.getBoundingClientRect() ?? cell;
+    const marks = [figure, ...[...root.querySelectorAll('td.is-operand')].map((c) => c.getBoundingClientRect())];
+    const spot = bestSpot(candidateSpots(cell, figure, size, view), size, marks);
+    panel.style.left = `${spot.left + window.scrollX}px`;
+    panel.style.top = `${spot.top + window.scrollY}px`;
   }
+
+  /** Whether a result's table is drawn on the step (then its cells are outlined there, numbers and all). */
+  const onStep = (name) => [...root.querySelectorAll(`[data-tensor="${CSS.escape(name)}"]`)].some((t) => t.getClientRects().length > 0);
 
   const cellOf = (target) => (target instanceof Element ? target.closest('td.cell') : null);
 
@@ -169,7 +181,54 @@ function neighbour(cell, key) {
   }
 }
 
-function content(result, index, cell, pinned, sources) {
+function linesOf(result, index) {
+  let lines;
+  try {
+    lines = typeof result.explain === 'function' ? result.explain(index) : null;
+  } catch {
+    lines = ['(this number could not be taken apart)'];
+  }
+  if (!Array.isArray(lines) || lines.length === 0) {
+    lines = ['Nothing to take apart here: this value is given, drawn or copied as it is.'];
+  }
+  return lines;
+}
+
+/** What the hint line says: a touch screen has no Escape key, arrow keys or hover. */
+function hintText(pinned, touch) {
+  if (touch) return 'Tap another number to take it apart · × closes';
+  return pinned ? 'Esc closes · arrow keys move between cells' : 'Click the number to keep this open';
+}
+
+// Where the panel may go, in the order tried: below the tensor, beside it (right, then left), above it, and
+// last below or above the cell itself (a tensor taller than the screen).
+function candidateSpots(cell, figure, size, view) {
+  const fitLeft = (x) => Math.max(8, Math.min(x, view.w - size.w - 8));
+  const fitTop = (y) => Math.max(8, Math.min(y, view.h - size.h));
+  return [
+    { left: fitLeft(cell.left), top: figure.bottom + 8 },
+    { left: figure.right + 8, top: fitTop(cell.top) },
+    { left: figure.left - size.w - 8, top: fitTop(cell.top) },
+    { left: fitLeft(cell.left), top: figure.top - size.h - 8 },
+    { left: fitLeft(cell.left), top: cell.bottom + 8 },
+    { left: fitLeft(cell.left), top: cell.top - size.h - 8 },
+  ].filter((s) => s.left >= 8 && s.left + size.w <= view.w - 4 && s.top >= 8 && s.top + size.h <= view.h);
+}
+
+/** The first spot that covers no mark, else the one covering the least of them (or just below the cell). */
+export function bestSpot(spots, size, marks) {
+  const covered = (s) =>
+    marks.reduce((sum, m) => {
+      const w = Math.min(s.left + size.w, m.right) - Math.max(s.left, m.left);
+      const hgt = Math.min(s.top + size.h, m.bottom) - Math.max(s.top, m.top);
+      return sum + (w > 0 && hgt > 0 ? w * hgt : 0);
+    }, 0);
+  const clear = spots.find((s) => covered(s) === 0);
+  if (clear) return clear;
+  return spots.reduce((best, s) => (best && covered(best) <= covered(s) ? best : s), null) ?? { left: 8, top: marks[0].bottom + 8 };
+}
+
+function content(result, index, cell, lines, close) {
   const label = result.label ?? result.name;
   const ndim = result.shape.length;
   const value = ndim === 0 ? result.values : at(result.values, index);
@@ -182,29 +241,24 @@ function content(result, index, cell, pinned, sources) {
   if (ndim >= 2) where.push(`${names ? names[ndim - 2] : 'row'} “${axis(result.rows, index[ndim - 2])}”`);
   if (ndim >= 1) where.push(`${names ? names[ndim - 1] : 'column'} “${axis(result.cols, index[ndim - 1])}”`);
 
-  let lines;
-  try {
-    lines = typeof result.explain === 'function' ? result.explain(index) : null;
-  } catch {
-    lines = ['(this number could not be taken apart)'];
-  }
-  if (!Array.isArray(lines) || lines.length === 0) {
-    lines = ['Nothing to take apart here: this value is given, drawn or copied as it is.'];
-  }
   const mark = ['masked', 'dropped', 'leak'].find((m) => cell.classList.contains(m)) ?? null;
   return [
+    close,
     h('p', { class: 'ta-title' }, h('code', {}, ndim === 0 ? label : `${label}[${index.join(', ')}]`), h('span', { class: 'ta-value' }, ` = ${fmt(value)}`)),
     where.length ? h('p', { class: 'ta-where' }, where.join(' · ')) : null,
     h('ol', { class: 'ta-lines' }, ...lines.map((line) => h('li', {}, String(line)))),
     mark ? h('p', { class: `ta-mark ${mark}` }, MARK_LINES[mark]) : null,
-    sources,
-    h('p', { class: 'ta-hint', 'aria-hidden': 'true' }, pinned ? 'Esc closes · arrow keys move between cells' : 'Click the number to keep this open'),
   ].filter(Boolean);
 }
 
-/** Each operand's tensor as a small grid (its 2-D slice), the cells that went in filled. */
-function sourcesOf(operands, getResult) {
-  if (operands.length === 0) return null;
+/**
+ * Each operand's tensor as a small grid (its 2-D slice), the cells that went in filled; then the numbers the
+ * lines use from no result of the chapter (a module's weight row and bias), written out. A Linear's input
+ * row is among the declared operands when the result has them.
+ */
+function sourcesOf(operands, getResult, uses, declared, onStep) {
+  const extra = uses.filter((u) => !(declared && u.role === 'input'));
+  if (operands.length === 0 && extra.length === 0) return null;
   return h(
     'div',
     { class: 'ta-sources' },
@@ -216,8 +270,35 @@ function sourcesOf(operands, getResult) {
         { class: 'ta-source', 'data-source': name },
         sliceGrid(source, pattern),
         h('figcaption', {}, h('code', {}, source.label ?? name), ` ${describePattern(pattern, source)}`),
+        onStep(name) ? null : numbersStrip(usedNumbers(source, pattern)),
       );
     }),
+    ...extra.map((use) =>
+      h(
+        'figure',
+        { class: 'ta-source ta-used', 'data-source': use.label },
+        h('figcaption', {}, h('code', {}, use.label), ` ${use.where}`),
+        numbersStrip(use.values),
+      ),
+    ),
+  );
+}
+
+// The numbers of an operand whose tensor is not on the step, written out (up to a row's worth of a big one).
+const MAX_WRITTEN = 32;
+
+function usedNumbers(source, pattern) {
+  if (source.shape.length === 0) return [source.values];
+  return indexTuples(source.shape).filter((index) => matchesPattern(pattern, index)).map((index) => at(source.values, index));
+}
+
+function numbersStrip(values) {
+  const shown = values.slice(0, MAX_WRITTEN);
+  return h(
+    'span',
+    { class: 'ta-numbers' },
+    ...shown.map((v) => h('span', {}, fmt(v))),
+    values.length > shown.length ? h('span', { class: 'ta-more' }, `… ${values.length - shown.length} more`) : null,
   );
 }
 
