@@ -2,8 +2,11 @@
 // Compiled with -ffp-contract=off: every fused multiply-add below is an explicit std::fma.
 #include "attn/generator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <sstream>
 
 #include "attn/error.hpp"
 #include "attn/tensor.hpp"
@@ -60,12 +63,38 @@ uint64_t rng_draws() { return default_generator().draws(); }
 
 namespace {
 
-// Writes values into t in row-major order, whatever its strides.
+// Writes values, in the order they were drawn, into t's elements in the order they lie in memory (as
+// PyTorch's TensorIterator walks a tensor it fills: a transposed tensor is filled along its storage).
+void write_in_memory_order(Tensor& t, std::vector<float> drawn) {
+    if (!t.is_contiguous()) {
+        const Shape& shape = t.shape();
+        const Shape& strides = t.strides();
+        std::vector<int64_t> offsets(drawn.size());
+        std::vector<int64_t> index(shape.size(), 0);
+        for (size_t i = 0; i < offsets.size(); ++i) {  // each element's offset, in row-major order
+            int64_t offset = 0;
+            for (size_t d = 0; d < shape.size(); ++d) offset += index[d] * strides[d];
+            offsets[i] = offset;
+            for (size_t d = shape.size(); d-- > 0;) {
+                if (++index[d] < shape[d]) break;
+                index[d] = 0;
+            }
+        }
+        std::vector<size_t> by_offset(drawn.size());
+        for (size_t i = 0; i < by_offset.size(); ++i) by_offset[i] = i;
+        std::stable_sort(by_offset.begin(), by_offset.end(), [&](size_t a, size_t b) { return offsets[a] < offsets[b]; });
+        std::vector<float> row_major(drawn.size());
+        for (size_t k = 0; k < by_offset.size(); ++k) row_major[by_offset[k]] = drawn[k];
+        drawn = std::move(row_major);
+    }
+    t.copy_(Tensor::from_vector(t.shape(), std::move(drawn)));
+}
+
 template <class Next>
 void fill_in_order(Tensor& t, Next&& next) {
     std::vector<float> values(static_cast<size_t>(t.numel()));
     for (float& v : values) v = next();
-    t.copy_(Tensor::from_vector(t.shape(), std::move(values)));
+    write_in_memory_order(t, std::move(values));
 }
 
 }  // namespace
@@ -151,10 +180,12 @@ void normal_block16(float* d) {
     }
 }
 
-void fill_randn(Tensor& t, Generator& gen) {
+void fill_randn(Tensor& t, Generator& gen) { fill_normal(t, 0.0, 1.0, gen); }
+
+void fill_normal(Tensor& t, double mean, double std, Generator& gen) {
     const int64_t n = t.numel();
     std::vector<float> out(static_cast<size_t>(n));
-    if (n >= 16) {
+    if (n >= 16 && t.is_contiguous()) {
         // §5b: n uniforms, transformed in blocks of 16; a ragged end redraws its last full block.
         for (float& v : out) v = gen.uniform_float();
         for (int64_t i = 0; i + 16 <= n; i += 16) normal_block16(&out[static_cast<size_t>(i)]);
@@ -163,23 +194,66 @@ void fill_randn(Tensor& t, Generator& gen) {
             for (int k = 0; k < 16; ++k) last[k] = gen.uniform_float();
             normal_block16(last);
         }
+        const float mean_f = static_cast<float>(mean), std_f = static_cast<float>(std);
+        for (float& v : out) v = std::fma(v, std_f, mean_f);  // the kernel's _mm256_fmadd_ps
     } else {
-        // §5a: double Box-Muller, one value kept as the generator's spare.
+        // §5a: double Box-Muller, one value kept as the generator's spare; val * std + mean in double.
         for (float& v : out) {
+            double normal;
             if (gen.normal_spare) {
-                v = static_cast<float>(*gen.normal_spare);
+                normal = *gen.normal_spare;
                 gen.normal_spare.reset();
-                continue;
+            } else {
+                const double u1 = gen.uniform_double();
+                const double u2 = gen.uniform_double();
+                const double r = std::sqrt(-2.0 * std::log(1.0 - u2));
+                const double theta = 2.0 * M_PI * u1;
+                gen.normal_spare = r * std::sin(theta);
+                normal = r * std::cos(theta);
             }
-            const double u1 = gen.uniform_double();
-            const double u2 = gen.uniform_double();
-            const double r = std::sqrt(-2.0 * std::log(1.0 - u2));
-            const double theta = 2.0 * M_PI * u1;
-            gen.normal_spare = r * std::sin(theta);
-            v = static_cast<float>(r * std::cos(theta));
+            v = static_cast<float>(std::fma(normal, std, mean));
         }
     }
-    t.copy_(Tensor::from_vector(t.shape(), std::move(out)));
+    write_in_memory_order(t, std::move(out));
+}
+
+// ---------------------------------------------------------------- Tensor.uniform_ and Tensor.normal_
+
+namespace {
+
+// A double as PyTorch's C++ messages print it (ostream's default: 6 significant digits).
+std::string number_text(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+void check_float32(const Tensor& t, const char* kernel) {
+    if (t.dtype() != DType::Float32) throw Error(std::string("\"") + kernel + "\" not implemented for 'Bool'");
+}
+
+}  // namespace
+
+Tensor& uniform_(Tensor& t, double from, double to, Generator& gen) {
+    check_float32(t, "check_uniform_bounds");
+    const double lowest = std::numeric_limits<float>::lowest(), highest = std::numeric_limits<float>::max();
+    if (!(from >= lowest && from <= highest)) throw Error("from is out of bounds for float");
+    if (!(to >= lowest && to <= highest)) throw Error("to is out of bounds for float");
+    if (from > to)
+        throw Error("uniform_ expects to return a [from, to) range, but found from=" + number_text(from) +
+                    " > to=" + number_text(to));
+    if (to - from > highest)
+        throw Error("uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found to=" + number_text(to) +
+                    " and from=" + number_text(from) + " which result in to-from to exceed the limit");
+    fill_uniform(t, from, to, gen);
+    return t;
+}
+
+Tensor& normal_(Tensor& t, double mean, double std, Generator& gen) {
+    check_float32(t, "normal_kernel_cpu");
+    if (!(std >= 0.0)) throw Error("normal expects std >= 0.0, but found std " + number_text(std));
+    fill_normal(t, mean, std, gen);
+    return t;
 }
 
 // ---------------------------------------------------------------- §6 dropout masks

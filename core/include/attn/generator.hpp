@@ -65,6 +65,14 @@ class Tensor;
 void fill_rand(Tensor& t, Generator& gen);                         // torch.rand
 void fill_uniform(Tensor& t, double from, double to, Generator& gen);  // Tensor.uniform_(from, to)
 void fill_randn(Tensor& t, Generator& gen);                        // torch.randn
+// torch.randn's streams with mean and std applied as PyTorch's normal_ applies them (fma in float for the
+// >= 16 contiguous path, in double for the other).
+void fill_normal(Tensor& t, double mean, double std, Generator& gen);
+
+// Tensor.uniform_(from, to) and Tensor.normal_(mean, std): float32 tensors only, arguments checked with
+// PyTorch's messages; they fill t in place and return it.
+Tensor& uniform_(Tensor& t, double from, double to, Generator& gen = default_generator());
+Tensor& normal_(Tensor& t, double mean, double std, Generator& gen = default_generator());
 // Dropout's keep mask for n elements with drop probability p (0 < p < 1), per gen.profile.
 std::vector<bool> bernoulli_keep_mask(int64_t n, double p, Generator& gen);
 
