@@ -4,6 +4,27 @@
 import { matchesBook, flatValues, bookCells } from '../compare.js';
 import { h, srOnly, fmt, shapeText, at, indexTuples } from './dom.js';
 
+/**
+ * Each element's text as PyTorch prints this tensor (`2.`, the tensor's shared precision, scientific notation
+ * where it switches), read out of the core's own str(tensor), row-major; null when that printout is
+ * summarised with '...' (more than 1000 elements) or there is no tensor.
+ */
+export function printedElements(tensor) {
+  let text;
+  try {
+    text = tensor?.toString();
+  } catch {
+    return null;
+  }
+  if (typeof text !== 'string') return null;
+  const body = text.slice(text.indexOf('tensor(') + 'tensor('.length).split(/, (?:grad_fn|requires_grad|dtype|size)=/)[0];
+  if (body.includes('...')) return null;
+  return body.match(/-?inf|nan|True|False|-?\d+\.\d*(?:e[+-]\d+)?/g) ?? [];
+}
+
+/** A printed element for the page: a real minus sign, ∞ for inf. */
+const typeset = (text) => text.replace(/^-/, '−').replace('inf', '∞');
+
 const MARK_TEXT = { masked: 'masked', dropped: 'dropped', leak: 'a future token leaks in' };
 
 /**
@@ -32,7 +53,9 @@ export function renderResult(result, ctx) {
   // a toggle writes the book's numbers into the cells.
   const book = result.book ? bookCells(result.values, result.book) : null;
   if (book && ctx.openBooks?.has(`${result.name}:cells`)) fig.classList.add('show-book');
-  const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book), renderBook(result, ctx, book, fig));
+  const printed = printedElements(result.tensor);
+  const texts = printed && printed.length === flatValues(result.values).length ? printed.map(typeset) : null;
+  const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book, texts), renderBook(result, ctx, book, fig));
   fig.append(body);
   return fig;
 }
@@ -60,28 +83,55 @@ export function valuesJson(flat) {
 
 // ---------------------------------------------------------------- the colour scale
 
-/** Sequential (0..max) for non-negative tensors, diverging around 0 for signed ones. */
+/**
+ * Sequential (0..top) for non-negative tensors, diverging around 0 for signed ones. The top is the largest
+ * |value| that is not a lone outlier, so that one 2.0 among weights below 0.8 does not wash the rest out:
+ * values beyond Tukey's far-out fence on |value| (Q3 + 3·IQR) are drawn at full colour and marked.
+ */
 export function heatScale(values) {
   const flat = flatValues(values);
   if (flat.some((v) => typeof v === 'boolean')) return { kind: 'none' };
   const finite = flat.filter(Number.isFinite);
   if (finite.length === 0) return { kind: 'none' };
-  const min = Math.min(...finite);
-  const max = Math.max(...finite);
-  if (min < 0) {
-    const m = Math.max(-min, max);
-    return { kind: 'diverging', min: -m, max: m, t: (v) => (m === 0 ? 0 : v / m) };
-  }
-  return { kind: 'sequential', min: 0, max, t: (v) => (max === 0 ? 0 : v / max) };
+  const sizes = finite.map(Math.abs).sort((x, y) => x - y);
+  const fence = farOutFence(sizes);
+  const inside = sizes.filter((v) => v <= fence);
+  const top = inside.at(-1);
+  const beyond = finite.filter((v) => Math.abs(v) > top);
+  const kind = finite.some((v) => v < 0) ? 'diverging' : 'sequential';
+  return {
+    kind,
+    min: kind === 'diverging' ? -top : 0,
+    max: top,
+    beyond, // the values drawn at full colour and marked as beyond the scale
+    isBeyond: (v) => Number.isFinite(v) && Math.abs(v) > top,
+    t: (v) => (top === 0 ? 0 : v / top),
+  };
 }
 
-/** The legend: the two ends of the scale, as numbers, around the colour bar. */
+/** Q3 + 3·IQR of sorted sizes (quartiles by linear interpolation); with fewer than 8 values nothing is an outlier. */
+export function farOutFence(sorted) {
+  if (sorted.length < 8) return Infinity;
+  const q = (p) => {
+    const k = (sorted.length - 1) * p;
+    const lo = Math.floor(k);
+    return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (k - lo);
+  };
+  const iqr = q(0.75) - q(0.25);
+  return iqr === 0 ? Infinity : q(0.75) + 3 * iqr;
+}
+
+/** The legend: the two ends of the scale, as numbers, around the colour bar, and what lies beyond it. */
 function scaleKey(scale) {
   if (scale.kind === 'none') return null;
+  const beyond = scale.beyond.length;
+  const beyondWords = beyond
+    ? `; ${beyond === 1 ? `1 value lies beyond it (${fmt(scale.beyond[0])}) and is` : `${beyond} values lie beyond it (${[...new Set(scale.beyond)].slice(0, 4).map(fmt).join(', ')}${new Set(scale.beyond).size > 4 ? ', …' : ''}) and are`} drawn at full colour, marked ▲`
+    : '';
   const words =
-    scale.kind === 'diverging'
+    (scale.kind === 'diverging'
       ? `Colour scale: orange for negative values down to ${fmt(scale.min)}, pale at 0, blue for positive values up to ${fmt(scale.max)}`
-      : `Colour scale: pale at 0, darker blue up to ${fmt(scale.max)}`;
+      : `Colour scale: pale at 0, darker blue up to ${fmt(scale.max)}`) + beyondWords;
   return h(
     'span',
     { class: `scale-key ${scale.kind}`, title: words },
@@ -89,6 +139,9 @@ function scaleKey(scale) {
     h('span', { class: 'scale-end', 'aria-hidden': 'true' }, fmt(scale.min)),
     h('span', { class: 'scale-bar', 'aria-hidden': 'true' }),
     h('span', { class: 'scale-end', 'aria-hidden': 'true' }, fmt(scale.max)),
+    beyond
+      ? h('span', { class: 'scale-beyond', 'aria-hidden': 'true' }, `▲ ${beyond === 1 ? `${fmt(scale.beyond[0])} beyond` : `${beyond} beyond`}`)
+      : null,
   );
 }
 
@@ -109,10 +162,10 @@ const COLUMNS_SIDE_BY_SIDE = 12;
 // The head each multi-head result shows when its heads do not fit (kept across redraws of the page).
 const chosenHead = new Map();
 
-function renderTensor(result, scale, book) {
+function renderTensor(result, scale, book, texts) {
   const shape = result.shape;
   if (shape.length <= 2) {
-    return h('div', { class: 'tensor' }, matrixBox(result, scale, [], null, book));
+    return h('div', { class: 'tensor' }, matrixBox(result, scale, [], null, book, texts));
   }
   const names = leadNames(shape.length - 2, result.axes);
   const group = h('div', {
@@ -124,8 +177,8 @@ function renderTensor(result, scale, book) {
   const batches = Array.from({ length: shape[0] }, (_, b) => b);
   const shown = names[0] === 'batch' ? batches.filter((b) => b === 0 || !repeatsBatch0(result, b)) : batches;
   for (const b of shown) {
-    if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b, book));
-    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes), book));
+    if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b, book, texts));
+    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes), book, texts));
   }
   // below the numbers, so that they come first on a small screen
   if (shown.length < batches.length) {
@@ -146,9 +199,9 @@ function repeatsBatch0(result, b) {
 }
 
 /** One batch's heads: side by side, or (too many to fit) small maps to pick from and the picked head's table. */
-function headRow(result, scale, b, book) {
+function headRow(result, scale, b, book, texts) {
   const [, heads, , cols] = result.shape;
-  const boxes = Array.from({ length: heads }, (_, hd) => matrixBox(result, scale, [b, hd], leadCaption([b, hd], result.axes), book));
+  const boxes = Array.from({ length: heads }, (_, hd) => matrixBox(result, scale, [b, hd], leadCaption([b, hd], result.axes), book, texts));
   if (heads * (cols + 1) <= COLUMNS_SIDE_BY_SIDE) return h('div', { class: 'head-row' }, ...boxes);
 
   const picked = Math.min(chosenHead.get(result.name) ?? 0, heads - 1);
@@ -194,7 +247,7 @@ function leadCaption(idx, axes) {
   return { index: `[${idx.join(', ')}]`, meaning: idx.map((i, d) => `${names[d]} ${i}`).join(', ') };
 }
 
-function matrixBox(result, scale, lead, caption, book = null) {
+function matrixBox(result, scale, lead, caption, book = null, texts = null) {
   const shape = result.shape;
   const ndim = shape.length;
   const label = result.label ?? result.name;
@@ -228,19 +281,23 @@ function matrixBox(result, scale, lead, caption, book = null) {
     row.forEach((v, j) => {
       const index = ndim === 0 ? [] : ndim === 1 ? [j] : [...lead, i, j];
       const mark = safeMark(result, index);
-      const printed = book?.[index.reduce((flat, k, d) => flat * shape[d] + k, 0)];
+      const flat = index.reduce((at, k, d) => at * shape[d] + k, 0);
+      const printed = book?.[flat];
       const differs = printed && !printed.matches;
+      const beyond = mark !== 'masked' && scale.isBeyond?.(v);
       const td = h(
         'td',
         {
-          class: `cell${mark ? ` ${mark}` : ''}${Number.isFinite(v) ? '' : ' nonfinite'}${differs ? ' book-differs' : ''}`,
+          class: `cell${mark ? ` ${mark}` : ''}${Number.isFinite(v) ? '' : ' nonfinite'}${differs ? ' book-differs' : ''}${beyond ? ' beyond-scale' : ''}`,
           tabindex: first ? '0' : '-1',
           'data-index': index.join(','),
           style: mark === 'masked' ? null : heatStyle(scale, v),
         },
         mark === 'dropped' ? h('span', { class: 'glyph', 'aria-hidden': 'true' }, '⊘') : null,
-        h('span', { class: 'num' }, fmt(v)),
+        h('span', { class: 'num' }, texts ? texts[flat] : fmt(v)),
         printed ? h('span', { class: 'book-num' }, h('span', { class: 'sr-only' }, 'the book prints '), printed.printed.replace(/^-/, '−')) : null,
+        beyond ? h('span', { class: 'beyond-mark', 'aria-hidden': 'true' }, '▲') : null,
+        beyond ? srOnly(' (beyond the colour scale)') : null,
         mark ? srOnly(` ${MARK_TEXT[mark] ?? mark}`) : null,
         differs ? srOnly(' (differs from the book)') : null,
       );
@@ -330,13 +387,22 @@ function renderBook(result, ctx, cells, figure) {
     });
     box.append(toggle);
   }
-  const details = h(
-    'details',
-    { class: 'book-print', open: ctx.openBooks?.has(result.name) ?? false },
-    h('summary', {}, 'What the book prints'),
-    h('pre', { tabindex: '0', 'aria-label': `What the book prints for ${result.label ?? result.name}` }, h('code', {}, result.book)),
+  // the live printout (the core's str(tensor)) beside the book's, both always shown
+  const label = result.label ?? result.name;
+  const printout = (title, text, kind) =>
+    h('figure', { class: `book-print ${kind}` },
+      h('figcaption', {}, title),
+      h('pre', { tabindex: '0', 'aria-label': `${title} for ${label}` }, h('code', {}, text)));
+  let live = null;
+  try {
+    live = result.tensor?.toString() ?? null;
+  } catch {
+    live = null;
+  }
+  box.append(
+    h('div', { class: 'book-prints' },
+      live ? printout('What it prints here', live, 'is-live') : null,
+      printout('What the book prints', result.book, 'is-book')),
   );
-  details.addEventListener('toggle', () => ctx.onBookToggle?.(result.name, details.open));
-  box.append(details);
   return box;
 }
