@@ -10,6 +10,7 @@ import { renderResult, renderValue, marksIn } from './matrix.js';
 import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
 import { renderOverview, renderRecap } from './overview.js';
+import { renderGptBlock } from './gpt-block.js';
 import { queryIndex } from '../state.js';
 import { theQuery } from '../steps/words.js';
 import { renderEquivalence } from './equivalence.js';
@@ -151,6 +152,7 @@ export function renderStep(step, view) {
   append(article, renderCode(code.lines, code.highlight));
   if (more.length) append(article, h('div', { class: 'prose' }, ...more));
   if (Array.isArray(step.recap)) append(article, renderRecap(step.recap));
+  if (step.view === 'gpt-block') append(article, renderGptBlock(settings));
   append(article, notebookLink(step, settings, script));
 
   const controls = (Array.isArray(step.controls) ? step.controls : []).filter((k) => CONTROLS[k]);

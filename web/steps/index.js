@@ -13,7 +13,8 @@
 //   show       names of results from computeChapter() (web/chapter/), drawn in this order
 //   biases     optional result names shown after `show` when the settings' qkv_bias is on (the bias vectors)
 //   view       optional extra picture: 'embeddings' (bars per token), 'context' (inputs beside context) or
-//              'overview' (where attention sits in a GPT-style model)
+//              'overview' (where attention sits in a GPT-style model) or 'gpt-block' (the next chapter's
+//              transformer block around multi-head attention, with its shapes; after the recap)
 //   recap      optional rows { name, adds }: the chapter's classes and what each adds (a table)
 //   note       optional function(results, settings) -> text shown under the tensors (e.g. an equality)
 //   mistakes   optional [{ id, question, right, wrong, code: { right, wrong }, why(results, settings) }]: "What if…"

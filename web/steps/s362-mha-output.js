@@ -51,6 +51,7 @@ export default {
   ],
   highlight: [20, 22, 23, 24],
   show: ['mha_out'],
+  view: 'gpt-block', // where the module sits in the next chapter's GPT block, after the recap
   mistakes: [
     {
       id: 'out-proj-shape',
