@@ -12,7 +12,7 @@ export default function trainableWeights(chapter) {
   const W = {};
   for (const name of ['W_query', 'W_key', 'W_value']) {
     const start = torch.rngDraws();
-    W[name] = show(name, torch.rand(d_in, d_out), {
+    W[name] = show(name, torch.rand(d_in, d_out).asParameter(false), { // torch.nn.Parameter(..., requires_grad=False)
       rows: features(d_in),
       cols: dims(d_out, 'o'),
       explain: (values) => explain.randDraws({ seed: settings.seed, start, shape: [d_in, d_out], values }),

@@ -57,8 +57,8 @@ export default function attentionClasses(chapter) {
     const exStart = torch.rngDraws();
     const attention_v2 = new torch.SelfAttention_v2(d_in, d_out, true);
     const attention_v1 = new torch.SelfAttention_v1(d_in, d_out);
-    // the weights as drawn (shown below; the bias is a copy, as the transfer zeroes the parameter), then the transfer
-    const drawn = { v2Weight: attention_v2.W_query.weight, v2Bias: attention_v2.W_query.bias.clone(), v1Weight: attention_v1.W_query };
+    // the weights as drawn (shown below; the bias is a copy of the parameter, as the transfer zeroes it), then the transfer
+    const drawn = { v2Weight: attention_v2.W_query.weight, v2Bias: attention_v2.W_query.bias.detach().clone().asParameter(true), v1Weight: attention_v1.W_query };
     for (const w of ['W_query', 'W_key', 'W_value']) {
       attention_v1[w] = attention_v2[w].weight.T; // nn.Linear stores the transpose
       attention_v2[w].bias.zero_();

@@ -1,0 +1,161 @@
+// Cells written as PyTorch prints their tensor: for every tensor the book prints (book/chapter3.json, PyTorch's
+// own text), each drawn cell's text is the book's element; the live printout is shown beside the book's; with
+// inputs that make PyTorch switch to scientific notation the cells follow the core's printout. The colour scale
+// leaves a lone outlier out of its range and says so; a take-apart shows every number its lines use.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import {
+  assertNoProblems,
+  bookSettings,
+  BOOK_PRINTS,
+  closePage,
+  newPage,
+  openAt,
+  seriousViolations,
+  siteForTests,
+  stepSelector,
+  stepsShowing,
+} from './harness.mjs';
+
+const env = siteForTests();
+
+/** The elements of a printed tensor as PyTorch wrote them, row-major ('2.', '0.1455', '-inf', '1.0000e-05'). */
+function elementsOf(text) {
+  const body = text.slice(text.indexOf('tensor(') + 7).replace(/, (grad_fn|requires_grad)=.*$/s, '');
+  return body.match(/-?inf|nan|True|False|-?\d+\.\d*(e[+-]\d+)?/g);
+}
+
+/** A cell's text back in PyTorch's spelling (the page sets a real minus sign and ∞). */
+const asPyTorch = (text) => text.replace('−', '-').replace('∞', 'inf');
+
+/** Every drawn cell of a result on a step, by its row-major position, with the printouts shown beside it. */
+function drawnCells({ sel, name }) {
+  const fig = document.querySelector(`${sel} figure[data-tensor="${name}"]`);
+  if (!fig) return null;
+  const shape = fig.dataset.shape ? fig.dataset.shape.split(',').map(Number) : [];
+  const cells = {};
+  for (const td of fig.querySelectorAll('td.cell[data-index]')) {
+    const index = td.dataset.index === '' ? [] : td.dataset.index.split(',').map(Number);
+    cells[index.reduce((at, k, d) => at * shape[d] + k, 0)] = td.querySelector('.num').textContent;
+  }
+  const printout = (kind) => {
+    const pre = fig.querySelector(`.book-print.${kind} pre`);
+    return pre && pre.getClientRects().length > 0 && !pre.closest('details:not([open])') ? pre.textContent : null;
+  };
+  return { cells, live: printout('is-live'), book: printout('is-book') };
+}
+
+test("every book tensor's cells read as PyTorch prints them, with the live printout beside the book's", async () => {
+  const page = await newPage(env.browser);
+  const checked = [];
+  const wrong = [];
+  for (const [name, text] of Object.entries(BOOK_PRINTS)) {
+    const [step] = stepsShowing(name);
+    if (!step) continue; // printed by the book but drawn on no step (e.g. an intermediate the chapter re-prints)
+    await openAt(page, env.base, step.id);
+    const drawn = await page.evaluate(drawnCells, { sel: stepSelector(step.id), name });
+    if (!drawn) continue; // shown only behind a switch (a "What if" side)
+    const expected = elementsOf(text);
+    const positions = Object.keys(drawn.cells).map(Number);
+    assert.ok(positions.length > 0, `${name}: no cells drawn`);
+    for (const k of positions) {
+      if (asPyTorch(drawn.cells[k]) !== expected[k]) wrong.push(`${name}[${k}]: the page writes ${drawn.cells[k]}, PyTorch ${expected[k]}`);
+    }
+    assert.equal(drawn.book, text, `${name}: the book's printout is shown, unfolded`);
+    // with the book's settings the core's str(tensor) is the book's text, down to "Parameter containing:"
+    if (drawn.live !== text) wrong.push(`${name}: the live printout reads ${JSON.stringify(drawn.live)}`);
+    checked.push(`${name} (${positions.length})`);
+  }
+  assert.deepEqual(wrong, []);
+  assert.ok(checked.length >= 30, `only ${checked.length} book tensors found on the steps`);
+  console.log(`${checked.length} book tensors, cell by cell: ${checked.join(', ')}`);
+  // the cases the format turns on: int mode where every value is whole, and 4 decimals for 0.99999994
+  assert.ok(elementsOf(BOOK_PRINTS.dropout_ones).includes('2.') && elementsOf(BOOK_PRINTS.attn_weights_2_tmp_sum)[0] === '1.0000');
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('inputs spanning more than 1000×: the cells switch to scientific notation as the core prints them', async () => {
+  const page = await newPage(env.browser);
+  const settings = { ...bookSettings(), embeddings: bookSettings().embeddings.map((row, i) => (i === 0 ? [0.00001, 0.15, 0.89] : row)) };
+  const [step] = stepsShowing('attn_scores');
+  await openAt(page, env.base, step.id, settings);
+  const id = stepSelector(step.id);
+  const inputs = await page.evaluate(drawnCells, { sel: id, name: 'inputs' });
+  const drawn = inputs ?? (await page.evaluate(drawnCells, { sel: id, name: 'attn_scores' }));
+  assert.ok(drawn.live, 'the live printout is shown');
+  const expected = elementsOf(drawn.live);
+  const cells = Object.entries(drawn.cells).map(([k, text]) => [asPyTorch(text), expected[Number(k)]]);
+  for (const [cell, printed] of cells) assert.equal(cell, printed);
+  if (inputs) assert.ok(cells.some(([cell]) => /e-05$/.test(cell)), `scientific notation in the cells: ${cells.map(([c]) => c).join(' ')}`);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('a lone outlier does not wash out the colour scale: it is marked beyond the scale and the legend says so', async () => {
+  const page = await newPage(env.browser, { contextOptions: { bypassCSP: true } });
+  const [step] = stepsShowing('dropout_weights');
+  await openAt(page, env.base, step.id);
+  const fig = page.locator(`${stepSelector(step.id)} figure[data-tensor="dropout_weights"]`);
+  const cells = await fig.locator('td.cell').evaluateAll((cs) =>
+    cs.map((c) => ({ text: c.querySelector('.num').textContent, heat: c.style.getPropertyValue('--heat'), beyond: c.classList.contains('beyond-scale'), sr: c.textContent })),
+  );
+  const beyond = cells.filter((c) => c.beyond);
+  assert.deepEqual(beyond.map((c) => c.text), ['2.0000'], 'the one 2.0 is beyond the scale');
+  assert.match(beyond[0].sr, /beyond the colour scale/, 'screen readers hear it too');
+  // the survivors span the whole scale: the largest of them is drawn at full colour
+  const survivors = cells.filter((c) => !c.beyond && Number(c.text) > 0);
+  const top = survivors.reduce((a, c) => (Number(c.text) > Number(a.text) ? c : a));
+  assert.equal(top.heat, '100%', `the largest survivor ${top.text} is the top of the scale`);
+  const legend = await fig.locator('.scale-key').textContent();
+  assert.match(legend, new RegExp(`up to ${top.text.replace('.', '\\.')}.*1 value lies beyond it \\(2\\.0000\\)`), legend);
+  // a tensor without outliers keeps its whole range
+  const [weightsStep] = stepsShowing('attn_weights');
+  await openAt(page, env.base, weightsStep.id);
+  const plain = page.locator(`${stepSelector(weightsStep.id)} figure[data-tensor="attn_weights"]`);
+  assert.equal(await plain.locator('td.beyond-scale').count(), 0);
+  assert.doesNotMatch(await plain.locator('.scale-key').textContent(), /beyond/);
+  assert.deepEqual(await seriousViolations(page), []);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test("an out_proj number's take-apart shows every number it uses, beside the tensor rather than over it", async () => {
+  const page = await newPage(env.browser, { width: 1280, height: 800, contextOptions: { bypassCSP: true } });
+  const id = 'mha-output';
+  await openAt(page, env.base, id);
+  await page.locator(`${stepSelector(id)} [data-tensor="mha_out"] td[data-index="0,0,1"]`).click();
+  const panel = page.locator('#take-apart');
+  await panel.waitFor();
+  await page.waitForTimeout(100);
+  const seen = await page.evaluate(() => {
+    const p = document.querySelector('#take-apart');
+    const lines = [...p.querySelectorAll('.ta-lines li')].map((li) => li.textContent);
+    const sources = [...p.querySelectorAll('.ta-source')].map((s) => ({ name: s.dataset.source, numbers: [...s.querySelectorAll('.ta-numbers > span')].map((n) => n.textContent) }));
+    // the numbers on screen: the cell, the outlined operand cells of the step, and those written in the panel
+    const onStep = [...document.querySelectorAll('td.is-open .num, td.is-operand .num')].map((n) => n.textContent);
+    const box = (el) => el.getBoundingClientRect();
+    const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const panelBox = box(p);
+    const fig = document.querySelector('td.is-open').closest('figure[data-tensor]');
+    return {
+      lines,
+      sources,
+      onScreen: [...onStep, ...sources.flatMap((s) => s.numbers), p.querySelector('.ta-value').textContent.replace(' = ', '')],
+      coversTensor: overlaps(panelBox, box(fig)),
+      coversMark: overlaps(panelBox, box(fig.querySelector('.book-mark'))),
+      inView: panelBox.top >= 0 && panelBox.bottom <= innerHeight,
+    };
+  });
+  assert.deepEqual(seen.sources.map((s) => s.name), ['mha_context_merged', 'out_proj.weight', 'out_proj.bias'], '"Made from" lists every operand');
+  const used = seen.lines.join(' ').match(/−?\d+\.\d{4}/g);
+  assert.ok(used.length >= 4, `the lines use numbers: ${seen.lines}`);
+  const missing = used.filter((n) => !seen.onScreen.includes(n));
+  assert.deepEqual(missing, [], `numbers of "${seen.lines.join(' / ')}" not on screen`);
+  assert.deepEqual(seen.sources.find((s) => s.name === 'out_proj.bias').numbers.length, 1);
+  assert.ok(!seen.coversTensor && !seen.coversMark && seen.inView, `the panel covers what it explains: ${JSON.stringify(seen)}`);
+  assert.deepEqual(await seriousViolations(page, '#take-apart'), []);
+  assertNoProblems(page);
+  await closePage(page);
+});
