@@ -145,6 +145,12 @@ test('the take-apart sheet on a touch screen: touch wording, a Close button that
   assert.ok(size.width >= 44 && size.height >= 44, `the Close button is a 44 px touch target: ${JSON.stringify(size)}`);
   const sheet = await panel.boundingBox();
   assert.ok(sheet.y + sheet.height <= PHONE.height && sheet.height <= PHONE.height / 2, `the sheet: ${JSON.stringify(sheet)}`);
+  // a cell low in its table (under where the sheet opens) is moved above the sheet that explains it
+  const low = page.locator(`${stepSelector('all-weights')} [data-tensor="attn_weights"] td[data-index="5,4"]`);
+  await low.tap();
+  await page.waitForFunction(() => document.querySelector('td.is-open')?.dataset.index === '5,4');
+  const [cellBox, sheetBox] = [await low.boundingBox(), await panel.boundingBox()];
+  assert.ok(cellBox.y + cellBox.height <= sheetBox.y && cellBox.y >= 0, `the open cell ${JSON.stringify(cellBox)} is under the sheet ${JSON.stringify(sheetBox)}`);
   assert.deepEqual(await seriousViolations(page, '#take-apart'), []);
   await close.tap();
   await panel.waitFor({ state: 'hidden' });

@@ -50,6 +50,14 @@ export function installTakeApart(root, panel, getResult) {
     panel.classList.toggle('is-hover', !pin); // a hover preview never catches the pointer
     panel.hidden = false;
     place();
+    if (narrow.matches) keepAboveSheet(cell);
+  }
+
+  // On a phone the panel is a sheet over the bottom of the screen: the cell it explains is moved above it.
+  function keepAboveSheet(cell) {
+    const sheetTop = panel.getBoundingClientRect().top;
+    const r = cell.getBoundingClientRect();
+    if (r.bottom > sheetTop - 8) window.scrollBy({ top: r.bottom - sheetTop + 16, behavior: 'instant' });
   }
 
   function hide() {
