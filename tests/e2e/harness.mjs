@@ -72,10 +72,20 @@ export function siteForTests() {
 
 /**
  * A new page (in its own context) that records console errors, uncaught exceptions and failed requests
- * in page.problems.
+ * in page.problems. The steps' "predict first" questions are off (as a learner can turn them off), so that
+ * their numbers are shown at once; `predictions: true` keeps them on.
  */
-export async function newPage(browser, { width = 1280, height = 900, contextOptions = {} } = {}) {
+export async function newPage(browser, { width = 1280, height = 900, contextOptions = {}, predictions = false } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, ...contextOptions });
+  if (!predictions) {
+    await context.addInitScript(() => {
+      try {
+        localStorage.setItem('attention-lab:predictions-off', 'true');
+      } catch {
+        // about:blank has no storage
+      }
+    });
+  }
   // Every Content-Security-Policy violation is reported as a console error, so any test fails on one.
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {

@@ -11,6 +11,7 @@ import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
 import { renderOverview, renderRecap } from './overview.js';
 import { renderGptBlock } from './gpt-block.js';
+import { installPrediction } from './predict.js';
 import { queryIndex } from '../state.js';
 import { theQuery } from '../steps/words.js';
 import { renderEquivalence } from './equivalence.js';
@@ -166,6 +167,8 @@ export function renderStep(step, view) {
     );
   }
 
+  // asks first, with the results it is about veiled until it is answered
+  if (step.predict) installPrediction(article, step.predict, results, settings);
   return article;
 }
 

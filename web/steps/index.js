@@ -23,6 +23,10 @@
 //              computed live and compared bit for bit (render/equivalence.js)
 //   layout     optional { fact, view, storage, viewLabel, storageLabel }: the view/transpose explorer
 //              (render/layout.js) of the layout fact `fact` (mha_layout), the view and the tensor it reads
+//   predict    optional { id, kind: 'choice' | 'number', question(results, settings), options(results, settings)
+//              (a choice's [{ value, label }]), unit (a number's label), hides: [result names], verdict(guess,
+//              results, settings) -> { right, text } (guess null when skipped) }: asked before those results are
+//              shown (render/predict.js)
 //   query      true on the steps that follow one query token: x(2), or the word the settings' query names (the
 //              last word when there are fewer)
 //   weights    with view 'context': the result whose weights the picture draws beside each input

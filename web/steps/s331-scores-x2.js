@@ -30,6 +30,24 @@ export default {
   ],
   highlight: [0, 3],
   show: ['query', 'attn_scores_2'],
+  predict: {
+    id: 'top-score',
+    kind: 'choice',
+    question: (r, s) => `Before you see the scores: which word will the query ${theQuery(s).x}, “${theQuery(s).word}”, score highest against? ` +
+      '(Its numbers are just below; every embedding is on the step before.)',
+    options: (r, s) => s.tokens.map((word, i) => ({ value: i, label: `x(${i + 1}) “${word}”` })),
+    hides: ['attn_scores_2'],
+    verdict: (guess, r, s) => {
+      const scores = r.attn_scores_2.values;
+      const best = scores.indexOf(Math.max(...scores));
+      const q = queryIndex(s);
+      const yours = guess === null || guess === best ? '' : ` Your pick, x(${guess + 1}) “${s.tokens[guess]}”, scores ${fmt(scores[guess])}.`;
+      const why = best === q
+        ? 'A vector’s dot product with itself is its squared length, and nothing points more its way than itself; another word wins only when it is longer and points nearly the same way.'
+        : `A dot product grows with both vectors’ lengths and with how much they point the same way: “${s.tokens[best]}” wins on both counts here, ahead of the query itself (${fmt(scores[q])}).`;
+      return { right: guess === best, text: `The highest score, ${fmt(scores[best])}, is with x(${best + 1}) “${s.tokens[best]}”.${yours} ${why}` };
+    },
+  },
   note: (r, s) => {
     const scores = r.attn_scores_2.values;
     const best = scores.indexOf(Math.max(...scores));

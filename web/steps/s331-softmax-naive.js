@@ -2,6 +2,13 @@
 import { printOf } from '../python.js';
 import { fmt } from '../explain.js';
 
+// The largest score's weight by the two normalisations.
+function largest(r) {
+  const scores = r.attn_scores_2.values;
+  const best = scores.indexOf(Math.max(...scores));
+  return { best, byTheSum: r.attn_weights_2_tmp.values[best], bySoftmax: r.attn_weights_2_naive.values[best] };
+}
+
 export default {
   id: 'softmax-naive',
   section: '3.3.1',
@@ -26,5 +33,26 @@ export default {
   ],
   highlight: [2, 4],
   show: ['attn_weights_2_naive', 'attn_weights_2_naive_sum'],
+  predict: {
+    id: 'softmax-largest',
+    kind: 'choice',
+    question: (r) => {
+      const { best, byTheSum } = largest(r);
+      return `Dividing by the sum gave the largest score, ${fmt(r.attn_scores_2.values[best])}, the weight ${fmt(byTheSum)}. ` +
+        'Softmax divides exp(ω) by the sum of the exponentials instead: will that weight come out larger, the same or smaller?';
+    },
+    options: () => [{ value: 'larger', label: 'larger' }, { value: 'same', label: 'about the same' }, { value: 'smaller', label: 'smaller' }],
+    hides: ['attn_weights_2_naive'],
+    verdict: (guess, r) => {
+      const { best, byTheSum, bySoftmax } = largest(r);
+      const scores = r.attn_scores_2.values;
+      const answer = Math.abs(bySoftmax - byTheSum) < 5e-4 ? 'same' : bySoftmax > byTheSum ? 'larger' : 'smaller';
+      const spread = Math.max(...scores) - Math.min(...scores);
+      const why = answer === 'larger'
+        ? `exp turns a difference d between two scores into a factor e^d, so softmax stretches the gaps: the largest score takes a bigger share, and a score far above the rest would take nearly all of it.`
+        : `Softmax sees only the differences between scores, and here they are small (the largest is ${fmt(spread)} above the smallest): e^d stays close to 1, so the weights come out nearer to an even share than the ratios of the scores gave.`;
+      return { right: guess === answer, text: `Softmax gives it ${fmt(bySoftmax)} (dividing by the sum gave ${fmt(byTheSum)}). ${why}` };
+    },
+  },
   note: (r) => `The weights add up to ${fmt(r.attn_weights_2_naive_sum.values)}.`,
 };

@@ -32,6 +32,22 @@ export default {
   ],
   highlight: [9, 10, 11],
   show: ['wrapper_out'],
+  predict: {
+    id: 'wrapper-width',
+    kind: 'number',
+    question: (r, s) => `The wrapper runs ${s.heads} CausalAttention head${s.heads === 1 ? '' : 's'}, each with d_out = ${s.d_out}. ` +
+      'How many numbers will each token’s output vector have (context_vecs.shape[-1])?',
+    unit: 'Output width',
+    hides: ['wrapper_out'],
+    verdict: (guess, r, s) => {
+      const width = r.wrapper_out.shape.at(-1);
+      return {
+        right: guess === width,
+        text: `context_vecs.shape = [${r.wrapper_out.shape.join(', ')}]${guess !== null && guess !== width ? ` (you said ${guess})` : ''}: torch.cat lays the heads’ outputs ` +
+          `side by side along the last dimension, ${s.heads} × ${s.d_out} = ${width}; the batch and the tokens keep their sizes.`,
+      };
+    },
+  },
   equivalence: {
     title: 'the wrapper’s heads, and one MultiHeadAttention with their weights',
     left: { code: 'MultiHeadAttentionWrapper(...)(batch)', values: (r) => r.wrapper_out.values },
