@@ -138,13 +138,14 @@ test("an out_proj number's take-apart shows every number it uses, beside the ten
     const box = (el) => el.getBoundingClientRect();
     const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     const panelBox = box(p);
-    const fig = document.querySelector('td.is-open').closest('figure[data-tensor]');
+    const open = document.querySelector('td.is-open');
+    const fig = open.closest('figure[data-tensor]');
     return {
+      coversMarks: [open, fig.querySelector('.book-mark'), ...document.querySelectorAll('td.is-operand')].some((el) => overlaps(panelBox, box(el))),
       lines,
       sources,
       onScreen: [...onStep, ...sources.flatMap((s) => s.numbers), p.querySelector('.ta-value').textContent.replace(' = ', '')],
-      coversTensor: overlaps(panelBox, box(fig)),
-      coversMark: overlaps(panelBox, box(fig.querySelector('.book-mark'))),
+      coversTable: overlaps(panelBox, box(open.closest('.tensor'))),
       inView: panelBox.top >= 0 && panelBox.bottom <= innerHeight,
     };
   });
@@ -154,8 +155,27 @@ test("an out_proj number's take-apart shows every number it uses, beside the ten
   const missing = used.filter((n) => !seen.onScreen.includes(n));
   assert.deepEqual(missing, [], `numbers of "${seen.lines.join(' / ')}" not on screen`);
   assert.deepEqual(seen.sources.find((s) => s.name === 'out_proj.bias').numbers.length, 1);
-  assert.ok(!seen.coversTensor && !seen.coversMark && seen.inView, `the panel covers what it explains: ${JSON.stringify(seen)}`);
+  assert.ok(!seen.coversMarks && !seen.coversTable && seen.inView, `the panel covers what it explains: ${JSON.stringify(seen)}`);
   assert.deepEqual(await seriousViolations(page, '#take-apart'), []);
+
+  // a wide step with the operands above (causal weights from the scores): neither the cell, the book mark
+  // nor an outlined score is under the panel
+  await openAt(page, env.base, 'causal-weights');
+  for (const index of ['3,2', '5,5', '0,0']) {
+    await page.locator(`${stepSelector('causal-weights')} [data-tensor="causal_weights"] td[data-index="${index}"]`).click();
+    await page.waitForTimeout(100);
+    const covered = await page.evaluate(() => {
+      const p = document.querySelector('#take-apart').getBoundingClientRect();
+      const open = document.querySelector('td.is-open');
+      return [open, open.closest('figure').querySelector('.book-mark'), ...document.querySelectorAll('td.is-operand')]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.bottom > 0 && r.top < innerHeight && p.left < r.right && r.left < p.right && p.top < r.bottom && r.top < p.bottom;
+        })
+        .map((el) => el.dataset.index ?? el.className);
+    });
+    assert.deepEqual(covered, [], `causal_weights[${index}]: the panel covers marks it explains`);
+  }
   assertNoProblems(page);
   await closePage(page);
 });

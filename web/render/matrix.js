@@ -86,7 +86,8 @@ export function valuesJson(flat) {
 /**
  * Sequential (0..top) for non-negative tensors, diverging around 0 for signed ones. The top is the largest
  * |value| that is not a lone outlier, so that one 2.0 among weights below 0.8 does not wash the rest out:
- * values beyond Tukey's far-out fence on |value| (Q3 + 3·IQR) are drawn at full colour and marked.
+ * a few values (at most 5 %) beyond Tukey's far-out fence on |value| (Q3 + 3·IQR) that would squeeze the
+ * others into two thirds of the scale or less are drawn at full colour and marked.
  */
 export function heatScale(values) {
   const flat = flatValues(values);
@@ -94,9 +95,9 @@ export function heatScale(values) {
   const finite = flat.filter(Number.isFinite);
   if (finite.length === 0) return { kind: 'none' };
   const sizes = finite.map(Math.abs).sort((x, y) => x - y);
-  const fence = farOutFence(sizes);
-  const inside = sizes.filter((v) => v <= fence);
-  const top = inside.at(-1);
+  const inside = sizes.filter((v) => v <= farOutFence(sizes));
+  const lone = sizes.length - inside.length <= Math.max(1, 0.05 * sizes.length) && sizes.at(-1) >= 1.5 * inside.at(-1);
+  const top = lone ? inside.at(-1) : sizes.at(-1);
   const beyond = finite.filter((v) => Math.abs(v) > top);
   const kind = finite.some((v) => v < 0) ? 'diverging' : 'sequential';
   return {

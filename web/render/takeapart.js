@@ -1,8 +1,9 @@
 // "Take a number apart": hovering, clicking or focusing a cell of a displayed tensor opens one panel
 // with explain(index) of its result, as text. The focused cell points at the panel with aria-describedby,
 // so screen readers read the arithmetic after the number; Escape or its Close button closes; arrow keys move
-// between the cells of a table (one tab stop per table: a roving tabindex). A pinned panel is placed where it
-// covers neither the tensor it explains (with its book mark) nor the operands outlined on the step.
+// between the cells of a table (one tab stop per table: a roving tabindex). The panel is placed where it covers
+// neither the cell, its tensor's book mark nor the operands outlined on the step, and as little of the table
+// as the screen allows.
 import { h, fmt, at, indexTuples } from './dom.js';
 import { leadNames } from './matrix.js';
 import { operandsOf, matchesPattern, describePattern } from '../operands.js';
@@ -86,14 +87,34 @@ export function installTakeApart(root, panel, getResult) {
     if (narrow.matches) {
       panel.style.removeProperty('left');
       panel.style.removeProperty('top');
+      panel.style.removeProperty('max-width');
       return; // a sheet fixed to the bottom of the screen (styles.css)
     }
-    const size = { w: panel.offsetWidth, h: panel.offsetHeight };
     const view = { w: document.documentElement.clientWidth, h: window.innerHeight - 72 }; // above the step bar
     const cell = current.getBoundingClientRect();
-    const figure = current.closest('[data-tensor]')?.getBoundingClientRect() ?? cell;
-    const marks = [figure, ...[...root.querySelectorAll('td.is-operand')].map((c) => c.getBoundingClientRect())];
-    const spot = bestSpot(candidateSpots(cell, figure, size, view), size, marks);
+    const figure = current.closest('[data-tensor]');
+    const rectOf = (el) => el?.getBoundingClientRect() ?? null;
+    const table = rectOf(current.closest('.tensor')) ?? cell;
+    // what the panel explains must stay visible (the cell above all); the rest of its table and figure preferably too
+    const marks = [rectOf(figure?.querySelector('.book-mark')), ...[...root.querySelectorAll('td.is-operand')].map(rectOf)].filter(Boolean);
+    const avoid = [
+      { rects: [cell], weight: 1e9 },
+      { rects: marks, weight: 1e6 },
+      { rects: [table], weight: 100 },
+      { rects: [rectOf(figure) ?? table], weight: 1 },
+    ];
+    // at its natural width, else narrower (taller) where that leaves the marks clear
+    let spot = null;
+    for (const width of [null, '26rem', '20rem']) {
+      if (width) panel.style.maxWidth = width;
+      else panel.style.removeProperty('max-width');
+      const size = { w: panel.offsetWidth, h: panel.offsetHeight };
+      const found = bestSpot(candidateSpots(cell, table, size, view), size, avoid);
+      if (!spot || found.cost < spot.cost) spot = { ...found, width };
+      if (spot.cost < 1e6) break;
+    }
+    if (spot.width) panel.style.maxWidth = spot.width;
+    else panel.style.removeProperty('max-width');
     panel.style.left = `${spot.left + window.scrollX}px`;
     panel.style.top = `${spot.top + window.scrollY}px`;
   }
@@ -208,32 +229,41 @@ function hintText(pinned, touch) {
   return pinned ? 'Esc closes · arrow keys move between cells' : 'Click the number to keep this open';
 }
 
-// Where the panel may go, in the order tried: below the tensor, beside it (right, then left), above it, and
-// last below or above the cell itself (a tensor taller than the screen).
-function candidateSpots(cell, figure, size, view) {
-  const fitLeft = (x) => Math.max(8, Math.min(x, view.w - size.w - 8));
-  const fitTop = (y) => Math.max(8, Math.min(y, view.h - size.h));
-  return [
-    { left: fitLeft(cell.left), top: figure.bottom + 8 },
-    { left: figure.right + 8, top: fitTop(cell.top) },
-    { left: figure.left - size.w - 8, top: fitTop(cell.top) },
-    { left: fitLeft(cell.left), top: figure.top - size.h - 8 },
-    { left: fitLeft(cell.left), top: cell.bottom + 8 },
-    { left: fitLeft(cell.left), top: cell.top - size.h - 8 },
-  ].filter((s) => s.left >= 8 && s.left + size.w <= view.w - 4 && s.top >= 8 && s.top + size.h <= view.h);
+// Where the panel may go, in order of preference: below its table, above it, below or above the cell, level
+// with the cell; at the cell's left, beside the table (right, then left) or against a side of the screen.
+function candidateSpots(cell, table, size, view) {
+  const lefts = [Math.min(cell.left, view.w - size.w - 8), table.right + 8, table.left - size.w - 8, view.w - size.w - 8, 8];
+  const tops = [table.bottom + 8, table.top - size.h - 8, cell.bottom + 8, cell.top - size.h - 8, cell.top, view.h - size.h, 8];
+  return tops
+    .flatMap((top) => lefts.map((left) => ({ left, top })))
+    .filter((s) => s.left >= 8 && s.left + size.w <= view.w - 4 && s.top >= 8 && s.top + size.h <= view.h);
 }
 
-/** The first spot that covers no mark, else the one covering the least of them (or just below the cell). */
-export function bestSpot(spots, size, marks) {
-  const covered = (s) =>
-    marks.reduce((sum, m) => {
-      const w = Math.min(s.left + size.w, m.right) - Math.max(s.left, m.left);
-      const hgt = Math.min(s.top + size.h, m.bottom) - Math.max(s.top, m.top);
-      return sum + (w > 0 && hgt > 0 ? w * hgt : 0);
-    }, 0);
-  const clear = spots.find((s) => covered(s) === 0);
-  if (clear) return clear;
-  return spots.reduce((best, s) => (best && covered(best) <= covered(s) ? best : s), null) ?? { left: 8, top: marks[0].bottom + 8 };
+/**
+ * The spot covering the least, each area of `avoid` ({ rects, weight }) counted by its weight (the first
+ * spot of the least in the order given), with that cost; just below the cell when no spot fits on the screen.
+ */
+export function bestSpot(spots, size, avoid) {
+  const cost = (s) =>
+    avoid.reduce(
+      (sum, { rects, weight }) =>
+        sum +
+        weight *
+          rects.reduce((area, m) => {
+            const w = Math.min(s.left + size.w, m.right) - Math.max(s.left, m.left);
+            const hgt = Math.min(s.top + size.h, m.bottom) - Math.max(s.top, m.top);
+            return area + (w > 0 && hgt > 0 ? w * hgt : 0);
+          }, 0),
+      0,
+    );
+  let best = null;
+  for (const s of spots) {
+    const c = cost(s);
+    if (!best || c < best.cost) best = { ...s, cost: c };
+    if (c === 0) break;
+  }
+  const cell = avoid[0].rects[0];
+  return best ?? { left: Math.max(8, cell.left), top: cell.bottom + 8, cost: Infinity };
 }
 
 function content(result, index, cell, lines, close) {
