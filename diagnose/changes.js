@@ -1,0 +1,148 @@
+// The changes the search tries, each with the sentence and the line of code a learner reads:
+//   seed     another value for one of the chapter's torch.manual_seed calls
+//   profile  the other PyTorch build's dropout masks
+//   draws    the generator moved on by whole draws after a manual_seed (something created once more first)
+//   setting  another d_out, number of heads, dropout p or qkv_bias
+//   mistake  one of the page's "What if…" mistakes (compared as the wrong result; nothing is recomputed)
+// A change is { kind, name, from, to, text, code: { from, to } } plus what the search applies: `settings`
+// (changed keys) or `draws` ({ point, count }).
+import { SETTINGS } from '../web/state.js';
+
+// Seeds people write, tried before the range 0..10,000.
+export const COMMON_SEEDS = [42, 0, 1, 1234, 123, 789, 2023, 2024, 2025, 2026, 3407, 12345, 7, 10, 100, 2, 3, 5, 99, 2021, 2022, 1000, 777, 666, 31337];
+export const SEED_RANGE = 10_000;
+
+// What each seed of the settings seeds, as a learner's code has it.
+const SEEDED = {
+  seed: 'the weights (W_query, SelfAttention_v1, CausalAttention, the multi-head classes) and dropout',
+  seedV2: 'SelfAttention_v2',
+  inputSeed: 'the drawn embeddings',
+};
+
+export const seedKeys = (settings) => ['seed', 'seedV2', ...(settings.inputs !== 'typed' ? ['inputSeed'] : [])];
+
+export function seedChange(key, from, to) {
+  return {
+    kind: 'seed',
+    name: key,
+    from,
+    to,
+    text: `Your numbers are what this step prints after \`torch.manual_seed(${to})\` for ${SEEDED[key]}; the book uses ${from}.`,
+    code: { from: `torch.manual_seed(${from})`, to: `torch.manual_seed(${to})` },
+    settings: { [key]: to },
+  };
+}
+
+const BUILDS = {
+  default: 'the default PyTorch build (pip on Linux or macOS, Debian’s python3-torch, or any build on an AMD CPU)',
+  mkl: 'a PyTorch build with Intel MKL on an Intel CPU (the official pip or conda packages on Windows or Linux)',
+};
+
+export function profileChange(from) {
+  const to = from === 'default' ? 'mkl' : 'default';
+  return {
+    kind: 'profile',
+    name: 'profile',
+    from,
+    to,
+    text: `Your numbers are what this step prints with the dropout masks of ${BUILDS[to]}; the same seed draws other masks in ${BUILDS[from]}. Nothing in your code is wrong.`,
+    code: { from: `torch.backends.mkl.is_available()  # ${from === 'mkl'}`, to: `torch.backends.mkl.is_available()  # ${to === 'mkl'} (on an Intel CPU)` },
+    settings: { profile: to },
+  };
+}
+
+const SETTING_CODE = {
+  d_out: (v) => `d_out = ${v}`,
+  heads: (v) => `num_heads = ${v}`,
+  p: (v) => `dropout = ${v}`,
+  qkv_bias: (v) => `qkv_bias = ${v ? 'True' : 'False'}`,
+};
+
+export function settingChange(key, from, to) {
+  const why = {
+    d_out: ' (MultiHeadAttention’s d_out is all heads’ width together; the wrapper’s is one head’s)',
+    heads: '',
+    p: '',
+    qkv_bias: to ? ' (each nn.Linear then draws a bias after its weight, and the later weights move on)' : '',
+  }[key];
+  return {
+    kind: 'setting',
+    name: key,
+    from,
+    to,
+    text: `Your numbers are what this step prints with ${SETTINGS[key].name} ${show(to)}${why}; the page uses ${show(from)}.`,
+    code: { from: SETTING_CODE[key](from), to: SETTING_CODE[key](to) },
+    settings: { [key]: to },
+  };
+}
+const show = (v) => (v === true ? 'True' : v === false ? 'False' : String(v));
+
+/** The other values of d_out, heads, p and qkv_bias worth trying. */
+export function settingChanges(settings) {
+  const { d_out, heads, p, qkv_bias } = settings;
+  const other = (list, v) => [...new Set(list)].filter((x) => x !== v);
+  return [
+    ...other([d_out * heads, d_out / heads, 1, 2, 3, 4, 6, 8, 2 * d_out].filter((v) => Number.isInteger(v) && v >= 1 && v <= 64), d_out).map((v) => settingChange('d_out', d_out, v)),
+    ...other([1, 2, 3, 4, 8], heads).map((v) => settingChange('heads', heads, v)),
+    ...other([0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.75, 0.8, 0.9], p).map((v) => settingChange('p', p, v)),
+    settingChange('qkv_bias', qkv_bias, !qkv_bias),
+  ];
+}
+
+/** What a learner creates in the chapter, with the numbers it draws, for these settings. */
+export function creations(settings) {
+  const n = settings.tokens.length;
+  const d_in = settings.embeddings[0].length;
+  const { d_out, heads } = settings;
+  const b = settings.qkv_bias ? d_out : 0;
+  const bias = settings.qkv_bias ? ', qkv_bias=True' : '';
+  const linear = d_in * d_out + b;
+  return [
+    { what: `torch.rand(${d_in}, ${d_out})`, count: d_in * d_out },
+    { what: `SelfAttention_v1(${d_in}, ${d_out})`, count: 3 * d_in * d_out },
+    { what: `SelfAttention_v2(${d_in}, ${d_out}${bias})`, count: 3 * linear },
+    { what: `MultiHeadAttentionWrapper(${d_in}, ${d_out}, …, ${heads}${bias})`, count: 3 * linear * heads },
+    { what: `MultiHeadAttention(${d_in}, ${d_out}, …, ${heads}${bias})`, count: 3 * linear + d_out * d_out + d_out },
+    { what: `torch.rand(${n}, ${d_in})`, count: n * d_in },
+  ];
+}
+
+/**
+ * draws changes: at each seed point of the watched run, the draws of what follows it once more (a cell run
+ * twice), then each thing the chapter creates.
+ */
+export function drawsChanges(run, settings, { ownOnly = false } = {}) {
+  const changes = [];
+  for (const point of run.seedPoints) {
+    if (point.next === null) continue;
+    const what = run.results[point.next]?.label ?? point.next;
+    const options = [{ what: null, count: point.draws }, ...(ownOnly ? [] : creations(settings))];
+    const seen = new Set();
+    for (const { what: made, count } of options) {
+      if (count <= 0 || seen.has(count)) continue;
+      seen.add(count);
+      const as = made ? `\`${made}\` had been created once more before it (or another class’s layers first)` : `the cell had run twice (its ${count} draws once more)`;
+      changes.push({
+        kind: 'draws',
+        name: point.key ?? 'seed',
+        from: 0,
+        to: count,
+        text: `Your numbers are what this step prints when the generator has already drawn ${count} numbers after \`torch.manual_seed(${point.value})\` before ${what}: as if ${as}.`,
+        code: { from: `torch.manual_seed(${point.value})`, to: `torch.manual_seed(${point.value}); ${made ?? '…'}  # ${count} more draws` },
+        draws: { point, count },
+      });
+    }
+  }
+  return changes;
+}
+
+export function mistakeChange(mistake) {
+  return {
+    kind: 'mistake',
+    name: mistake.id,
+    from: mistake.code.right,
+    to: mistake.code.wrong,
+    text: `Your numbers are what this step prints with a mistake: ${mistake.question.replace(/\?$/, '')}. The book writes \`${mistake.code.right}\`.`,
+    code: { from: mistake.code.right, to: mistake.code.wrong },
+  };
+}

@@ -1,0 +1,228 @@
+// The chapter (web/chapter/) run once with its settings, watched, so that a change can then be tried by
+// recomputing only what it affects. The watched run records, per section, which settings, earlier results and
+// earlier sections' values it reads, and where each torch.manual_seed happens; a changed run then skips every
+// section that reads nothing changed (its results are the watched run's), reuses each kept module whose
+// settings are unchanged, and stops as soon as the results it is asked for have been shown.
+import { SECTIONS } from '../web/chapter/index.js';
+import { chapterContext } from '../web/chapter/context.js';
+
+const STOP = Symbol('diagnose: results shown');
+
+// A result as the search needs it: its tensor, shape and label; its values only when read.
+function record(name, tensor, label) {
+  let values;
+  return {
+    name,
+    label: label ?? name,
+    tensor,
+    shape: tensor.shape,
+    get values() {
+      return (values ??= tensor.toArray());
+    },
+  };
+}
+
+// The setting a manual_seed's value came from: the one just read, else the first seed with that value.
+const SEED_KEYS = ['seed', 'seedV2', 'inputSeed'];
+const seedKeyOf = (settings, lastKey, value) =>
+  SEED_KEYS.includes(lastKey) && settings[lastKey] === value ? lastKey : (SEED_KEYS.find((k) => settings[k] === value) ?? null);
+
+// Whether a section made a value as the watched run did: the same object, or a tensor of the same values.
+const sameValue = (a, b) =>
+  a === b || (typeof a?.toArray === 'function' && typeof b?.toArray === 'function' && a.shape.join() === b.shape.join() && JSON.stringify(a.toArray()) === JSON.stringify(b.toArray()));
+
+const modulesIn = (torch, part) =>
+  [part, ...(part?.constructor === Object ? Object.values(part) : [])].filter((v) => v instanceof torch.nn.Module);
+
+export class ChapterRun {
+  /** Runs the whole chapter under `settings`, watching what each section reads. */
+  constructor(torch, settings) {
+    this.torch = torch;
+    this.settings = settings;
+    this.sections = SECTIONS.map(() => ({ settings: new Set(), context: new Set(), results: new Set(), provides: new Set(), shows: [] }));
+    this.parts = new Map(); // keep name -> { part, keys: settings read, key }
+    this.seedPoints = []; // { id, section, scope, key, value, draws, next }
+    this.shownIn = new Map(); // result name -> section index
+    const { results, context } = this.#run(settings, { watch: true });
+    this.results = results;
+    this.context = context;
+  }
+
+  /** Frees the modules the watched run kept. */
+  dispose() {
+    for (const { part } of this.parts.values()) for (const m of modulesIn(this.torch, part)) m.delete();
+    this.parts.clear();
+  }
+
+  /** The sections that read a changed setting (`changedKeys`) or hold the seed point a draws change moves. */
+  direct(changedKeys, drawsPoint = null) {
+    return this.sections.map((s, i) => [...s.settings].some((k) => changedKeys.includes(k)) || drawsPoint?.section === i);
+  }
+
+  /** The sections a change may affect: the direct ones and those reading what an affected section made. */
+  affected(changedKeys, drawsPoint = null) {
+    const hit = this.direct(changedKeys, drawsPoint);
+    const madeByHit = new Set();
+    this.sections.forEach((s, i) => {
+      hit[i] ||= [...s.context].some((k) => madeByHit.has(`c:${k}`)) || [...s.results].some((k) => madeByHit.has(`r:${k}`));
+      if (hit[i]) {
+        for (const k of s.provides) madeByHit.add(`c:${k}`);
+        for (const k of s.shows) madeByHit.add(`r:${k}`);
+      }
+    });
+    return hit;
+  }
+
+  /** Of `affected`, only the sections that the section showing `name` needs (it reads what they made). */
+  neededFor(name, affected) {
+    const last = this.shownIn.get(name);
+    const need = this.sections.map((_, i) => i === last);
+    for (let j = last - 1; j >= 0; j--) {
+      const made = this.sections[j];
+      need[j] = this.sections.some(
+        (s, i) => i > j && need[i] && ([...s.context].some((k) => made.provides.has(k)) || [...s.results].some((k) => made.shows.includes(k))),
+      );
+    }
+    return affected.map((hit, i) => hit && need[i]);
+  }
+
+  /**
+   * Recomputes, of the sections in `affected`, those that read a changed setting (`direct`) or something that
+   * a recomputed section made differently, under `settings` (and a draws change: { point, count }), stopping
+   * once every name in `wanted` has been shown. Returns the results (the watched run's where not recomputed),
+   * or null when the core rejects these settings.
+   */
+  rerun(settings, { affected, direct, wanted, draws = null }) {
+    const fresh = [];
+    try {
+      return this.#run(settings, { affected, direct, wanted, draws, fresh }).results;
+    } catch (error) {
+      if (error?.name === 'AttentionError') return null;
+      throw error;
+    } finally {
+      for (const part of fresh) for (const m of modulesIn(this.torch, part)) m.delete();
+    }
+  }
+
+  #run(runSettings, { watch = false, affected = null, direct = null, wanted = null, draws = null, fresh = [] }) {
+    const { torch } = this;
+    const readers = [];
+    let lastKey = null;
+    const settings = new Proxy(runSettings, {
+      get(target, key) {
+        if (typeof key === 'string') {
+          for (const r of readers) r.add(key);
+          if (scope === '') outside.add(key);
+          lastKey = key;
+        }
+        return target[key];
+      },
+    });
+    let section = -1;
+    let outside = new Set(); // what the section has read so far outside its kept parts
+    let scope = ''; // the kept part being made, if any
+    let ordinals = new Map();
+    let openPoint = null;
+    const closePoint = () => {
+      if (openPoint) openPoint.draws = torch.rngDraws();
+      openPoint = null;
+    };
+    // torch with its manual_seed watched: each call is a seed point, named by section, kept part and order
+    const seeded = Object.create(torch);
+    seeded.manualSeed = (value) => {
+      if (watch) closePoint();
+      torch.manualSeed(value);
+      const ordinal = ordinals.get(scope) ?? 0;
+      ordinals.set(scope, ordinal + 1);
+      const id = `${section}/${scope}/${ordinal}`;
+      if (watch) this.seedPoints.push((openPoint = { id, section, scope, key: seedKeyOf(runSettings, lastKey, value), value, draws: 0, next: null }));
+      if (draws?.point.id === id) torch.rand(draws.count); // the generator moved on before what follows
+    };
+
+    const results = watch ? {} : { ...this.results };
+    let pending = wanted ? new Set(wanted) : null;
+    const watchedResults = watch
+      ? new Proxy(results, {
+          get: (target, key) => {
+            if (typeof key === 'string' && key in target) this.sections[section].results.add(key);
+            return target[key];
+          },
+        })
+      : results;
+    const chapter = chapterContext(seeded, settings);
+    if (!watch) Object.assign(chapter, this.context);
+    chapter.results = watchedResults;
+    chapter.show = (name, tensor, extra = {}) => {
+      results[name] = record(name, tensor, extra.label);
+      if (watch) {
+        this.sections[section].shows.push(name);
+        this.shownIn.set(name, section);
+        for (const p of this.seedPoints) if (p.section === section && p.next === null) p.next = name;
+      }
+      if (pending?.delete(name) && pending.size === 0) throw STOP;
+      return tensor;
+    };
+    chapter.fact = (name, value) => (results[name] = { name, value });
+    chapter.keep = (name, make) => {
+      const known = this.parts.get(name);
+      if (!watch) {
+        const key = JSON.stringify([...known.keys].map((k) => runSettings[k]));
+        const moved = draws?.point.section === section && draws.point.scope === name;
+        if (key === known.key && !moved) return known.part;
+      }
+      // what the part's make() reads, and what the section read before (a size taken from settings up front)
+      const keys = new Set(outside);
+      readers.push(keys);
+      const outer = scope;
+      scope = name;
+      ordinals.set(name, 0);
+      try {
+        const part = make();
+        if (watch) this.parts.set(name, { part, keys, key: JSON.stringify([...keys].map((k) => runSettings[k])) });
+        else fresh.push(part);
+        return part;
+      } finally {
+        if (watch) closePoint();
+        scope = outer;
+        readers.pop();
+      }
+    };
+
+    const context = {};
+    const watchedContext = watch
+      ? new Proxy(chapter, {
+          get: (target, key) => {
+            if (typeof key === 'string') this.sections[section].context.add(key);
+            return target[key];
+          },
+        })
+      : chapter;
+    try {
+      const differs = new Set(); // 'c:key' and 'r:name' that a recomputed section made differently
+      for (let i = 0; i < SECTIONS.length; i++) {
+        if (affected && !affected[i]) continue;
+        const reads = this.sections[i];
+        if (direct && !direct[i] && ![...reads.context].some((k) => differs.has(`c:${k}`)) && ![...reads.results].some((k) => differs.has(`r:${k}`))) continue;
+        if (!watch) for (const k of reads.shows) differs.add(`r:${k}`);
+        section = i;
+        ordinals = new Map();
+        outside = new Set();
+        if (watch) readers.push(this.sections[i].settings);
+        const made = SECTIONS[i](watchedContext) ?? {};
+        if (watch) {
+          readers.pop();
+          closePoint();
+          for (const k of Object.keys(made)) this.sections[i].provides.add(k);
+        }
+        if (!watch) for (const [k, v] of Object.entries(made)) if (!sameValue(v, this.context[k])) differs.add(`c:${k}`);
+        Object.assign(chapter, made);
+        Object.assign(context, made);
+      }
+    } catch (error) {
+      if (error !== STOP) throw error;
+    } finally {
+      torch.setRngProfile('default');
+    }
+    return { results, context };
+  }
+}

@@ -1,0 +1,153 @@
+// The search: which of the chapter's results print exactly as pasted, under the settings plus as few changes as
+// possible. Stages, each tried only when the ones before found nothing exact:
+//   1. the settings as they are;
+//   2. one change: the other build's masks, a setting, a cell run twice or a class created first, a common seed;
+//   3. one seed from 0 to 10,000;
+//   4. two changes of different kinds.
+// In every run each mistake of the page's "What if…" list is compared too, as one more change. A run
+// recomputes only the sections its change affects and stops once the results compared have been shown.
+import { STEPS } from '../web/steps/index.js';
+import { ChapterRun } from './chapter-run.js';
+import { compareResult } from './compare.js';
+import { COMMON_SEEDS, SEED_RANGE, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
+
+/**
+ * The results a paste is compared with: each step's shown results (and the right side of its mistakes), and
+ * each mistake's wrong result; restricted to one step's when `stepId` is given.
+ */
+export function targetsOf(stepId = null) {
+  const steps = stepId ? STEPS.filter((s) => s.id === stepId) : STEPS;
+  const plain = new Map();
+  const mistakes = [];
+  for (const step of steps) {
+    const oneOf = new Set(step.printsOneOf ?? []);
+    for (const name of [...step.show, ...(step.mistakes ?? []).map((m) => m.right)]) {
+      if (!oneOf.has(name) && !plain.has(name)) plain.set(name, step.id);
+    }
+    for (const m of step.mistakes ?? []) mistakes.push({ name: m.wrong, step: step.id, change: mistakeChange(m) });
+  }
+  return { plain: [...plain].map(([name, step]) => ({ name, step })), mistakes };
+}
+
+export function search(torch, settings, paste, { step = null } = {}) {
+  const run = new ChapterRun(torch, settings);
+  try {
+    return searchIn(run, settings, paste, targetsOf(step));
+  } finally {
+    run.dispose();
+  }
+}
+
+function searchIn(run, settings, paste, targets) {
+  // only the results with a part of the paste's shape can answer
+  // a change of d_out or heads changes shapes; any other change can only answer with a result of the paste's shape
+  const every = [...targets.plain.map((t) => ({ ...t, change: null })), ...targets.mistakes];
+  const fits = (name) => compareResult({ shape: run.results[name]?.shape }, { ...paste, kind: 'size' }) !== null;
+  const all = every.filter((t) => fits(t.name));
+  const exact = [];
+  const exactly = (result) => {
+    const cmp = compareResult(result, paste);
+    return cmp !== null && cmp.equal === cmp.total;
+  };
+  let nearest = null;
+
+  // compares every target a run recomputed (all of them for the settings as they are)
+  const check = (results, changes, recomputed, targets = all) => {
+    for (const t of targets) {
+      if (recomputed && !recomputed.has(t.name)) continue;
+      const cmp = compareResult(results[t.name], paste);
+      if (!cmp) continue;
+      const answer = {
+        step: t.step,
+        result: t.name,
+        label: results[t.name].label,
+        at: cmp.at,
+        changes: [...changes, ...(t.change ? [t.change] : [])].map(publicChange),
+        cells: { equal: cmp.equal, total: cmp.total },
+        firstDifference: cmp.first,
+      };
+      if (cmp.equal === cmp.total) exact.push(answer);
+      else if (!nearest || cmp.equal / cmp.total > nearest.cells.equal / nearest.cells.total) nearest = answer;
+    }
+  };
+
+  // a run under changed settings and/or moved draws: only what it affects, up to the last target it affects
+  const tryChanges = (changes) => {
+    const changed = Object.assign({}, ...changes.map((c) => c.settings ?? {}));
+    const draws = changes.find((c) => c.draws)?.draws ?? null;
+    const direct = run.direct(Object.keys(changed), draws?.point);
+    const affected = run.affected(Object.keys(changed), draws?.point);
+    const targets = 'd_out' in changed || 'heads' in changed ? every : all;
+    const wanted = targets.map((t) => t.name).filter((n) => affected[run.shownIn.get(n)]);
+    if (wanted.length === 0) return;
+    const results = run.rerun({ ...settings, ...changed }, { affected, direct, wanted, draws });
+    if (results) check(results, changes, new Set(wanted), targets);
+  };
+
+  check(run.results, [], null);
+  if (exact.length) return finish(exact, nearest);
+
+  const singles = [
+    profileChange(settings.profile),
+    ...settingChanges(settings),
+    ...drawsChanges(run, settings),
+    ...seedKeys(settings).flatMap((key) => COMMON_SEEDS.filter((v) => v !== settings[key]).map((v) => seedChange(key, settings[key], v))),
+  ];
+  for (const change of singles) tryChanges([change]);
+  if (exact.length) return finish(exact, nearest);
+
+  // each seed of the range, one result at a time (only the sections that result needs), in the chapter's order:
+  // the results of the steps that show what a manual_seed draws first (a full recompute per seed would take
+  // minutes; later results get the common seeds above)
+  const common = new Set(COMMON_SEEDS);
+  const scans = seedKeys(settings).map((key) => {
+    const direct = run.direct([key]);
+    const affected = run.affected([key]);
+    const inRange = new Set(run.seedPoints.filter((p) => p.key === key && p.next).flatMap((p) => STEPS.filter((s) => s.show.includes(p.next)).flatMap((s) => s.show)));
+    // one recompute per section and seed, for that section's results
+    const bySection = new Map();
+    for (const t of all) {
+      const section = run.shownIn.get(t.name);
+      if (inRange.has(t.name) && affected[section]) bySection.set(section, [...(bySection.get(section) ?? []), t.name]);
+    }
+    const groups = [...bySection.values()].map((wanted) => ({
+      wanted,
+      sections: wanted.map((n) => run.neededFor(n, affected)).reduce((a, b) => a.map((x, i) => x || b[i])),
+    }));
+    return { key, direct, groups };
+  });
+  for (let v = 0; v <= SEED_RANGE; v++) {
+    if (common.has(v)) continue;
+    for (const { key, direct, groups } of scans) {
+      if (v === settings[key]) continue;
+      for (const { wanted, sections } of groups) {
+        const results = run.rerun({ ...settings, [key]: v }, { affected: sections, direct, wanted });
+        if (results && wanted.some((n) => exactly(results[n]))) check(results, [seedChange(key, settings[key], v)], new Set(wanted));
+      }
+    }
+    if (exact.length) return finish(exact, nearest);
+  }
+
+  // pairs of different kinds, from the likelier values of each
+  const fewSeeds = seedKeys(settings).flatMap((key) => COMMON_SEEDS.slice(0, 4).filter((v) => v !== settings[key]).map((v) => seedChange(key, settings[key], v)));
+  const groups = [[profileChange(settings.profile)], settingChanges(settings), drawsChanges(run, settings, { ownOnly: true }), fewSeeds];
+  for (let i = 0; i < groups.length; i++) {
+    for (let j = i + 1; j < groups.length; j++) {
+      for (const a of groups[i]) for (const b of groups[j]) tryChanges([a, b]);
+    }
+  }
+  return finish(exact, nearest);
+}
+
+const publicChange = ({ kind, name, from, to, text, code }) => ({ kind, name, from, to, text, code });
+
+// fewest changes first, then in the chapter's order (the order found)
+function finish(exact, nearest) {
+  const seen = new Set();
+  const unique = exact.filter((a) => {
+    const key = JSON.stringify([a.result, a.at, a.changes.map((c) => [c.kind, c.name, c.to])]);
+    return !seen.has(key) && seen.add(key);
+  });
+  unique.sort((a, b) => a.changes.length - b.changes.length);
+  return { exact: unique, nearest: unique.length ? null : nearest };
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+"""Writes tests/golden/diagnose.json: what Debian's PyTorch 1.13 prints for the chapter's code run with one known
+change, for tests/node/diagnose-torch.test.js, which checks that diagnose() names exactly that change first.
+
+Run with Debian's torch:  /usr/bin/python3 tests/golden/gen_diagnose.py
+Each case: { id, step (the step to search, or null for all), printed (str() of the tensor), change (the kind, name
+and value expected, or null when the settings as they are print it) }.
+"""
+import json
+import os
+
+import torch
+
+from torch_modules import SelfAttentionV2, Causal, MHA
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "diagnose.json")
+inputs = torch.tensor([
+    [0.43, 0.15, 0.89],
+    [0.55, 0.87, 0.66],
+    [0.57, 0.85, 0.64],
+    [0.22, 0.58, 0.33],
+    [0.77, 0.25, 0.10],
+    [0.05, 0.80, 0.55],
+])
+batch = torch.stack((inputs, inputs), dim=0)
+cases = []
+
+
+def case(id, step, tensor, change):
+    cases.append({"id": id, "step": step, "printed": str(tensor), "change": change})
+
+
+# seed: SelfAttention_v2 seeded with 42 instead of 789
+torch.manual_seed(42)
+case("seedV2-42", "self-attention-v2", SelfAttentionV2(3, 2)(inputs), {"kind": "seed", "name": "seedV2", "to": 42})
+
+# seed: W_query as a Parameter, drawn after manual_seed(1234) instead of 123
+torch.manual_seed(1234)
+case("seed-1234-parameter", None, torch.nn.Parameter(torch.rand(3, 2)), {"kind": "seed", "name": "seed", "to": 1234})
+
+# draws: the SelfAttention_v2 cell run twice
+torch.manual_seed(789)
+SelfAttentionV2(3, 2)
+case("v2-cell-twice", "self-attention-v2", SelfAttentionV2(3, 2)(inputs), {"kind": "draws", "name": "seedV2", "to": 18})
+
+# mistake: softmax over dim=0
+case("softmax-dim0", "all-weights", torch.softmax(inputs @ inputs.T, dim=0), {"kind": "mistake", "name": "softmax-dim0", "to": "torch.softmax(attn_scores, dim=0)"})
+
+# setting: MultiHeadAttention with d_out=4 (each head 2 wide, as the wrapper's d_out=2)
+torch.manual_seed(123)
+case("mha-d_out-4", "mha-output", MHA(3, 4, 6, 0.0, 2)(batch), {"kind": "setting", "name": "d_out", "to": 4})
+
+# setting: qkv_bias=True
+torch.manual_seed(789)
+case("v2-bias", "self-attention-v2", SelfAttentionV2(3, 2, qkv_bias=True)(inputs), {"kind": "setting", "name": "qkv_bias", "to": True})
+
+# no change, one copy of the batch and two decimals
+torch.manual_seed(123)
+case("ca-one-copy", "causal-attention", Causal(3, 2, 6, 0.0)(batch)[0], None)
+torch.set_printoptions(precision=2)
+torch.manual_seed(789)
+case("v2-two-decimals", "self-attention-v2", SelfAttentionV2(3, 2)(inputs), None)
+torch.set_printoptions(profile="default")
+
+with open(OUT, "w") as f:
+    json.dump({"torch": torch.__version__, "cases": cases}, f, indent=1, sort_keys=True)
+    f.write("\n")
+print(f"wrote {len(cases)} cases to {OUT}")
