@@ -11,6 +11,13 @@ const PYTHON_FILES = {
   'torch/_tensor.py': new URL('./python/torch/_tensor.py', import.meta.url),
   'torch/nn/__init__.py': new URL('./python/torch/nn/__init__.py', import.meta.url),
   'torch/nn/functional.py': new URL('./python/torch/nn/functional.py', import.meta.url),
+  'torch/nn/init.py': new URL('./python/torch/nn/init.py', import.meta.url),
+  'torch/nn/attention.py': new URL('./python/torch/nn/attention.py', import.meta.url),
+  'torch/nn/sparse.py': new URL('./python/torch/nn/sparse.py', import.meta.url),
+  'torch/serialization.py': new URL('./python/torch/serialization.py', import.meta.url),
+  'torch/_pytorch_names.py': new URL('./python/torch/_pytorch_names.py', import.meta.url),
+  // what importlib.metadata.version("torch") reads: the release this torch follows
+  'torch-1.13.1.dist-info/METADATA': new URL('./python/torch-1.13.1.dist-info/METADATA', import.meta.url),
 };
 const PYTHON_HOME = '/home/pyodide/attention';
 // sys.setrecursionlimit's ceiling under Node: 49,000 Python frames with a recursive __repr__ on top (C

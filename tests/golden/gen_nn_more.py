@@ -5,6 +5,10 @@ sequence of calls right after torch.manual_seed(seed); each call's result is sto
 patterns in the order the tensor lies in memory (a transposed tensor is filled along its storage). `errors`
 holds the messages PyTorch gives for arguments it refuses.
 
+It also writes notebook/python/torch/_pytorch_names.py: the public names of PyTorch 1.13's torch, Tensor,
+nn, nn.functional, nn.init and nn.Module, so that the notebook's torch can tell a name PyTorch has but it
+lacks (it says so) from a misspelt one (PyTorch's own AttributeError).
+
 Run with Debian's torch:  /usr/bin/python3 tests/golden/gen_nn_more.py   (deterministic)
 """
 import json
@@ -14,7 +18,9 @@ import struct
 import torch
 import torch.nn as nn
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_more.json")
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "nn_more.json")
+NAMES_OUT = os.path.join(HERE, "..", "..", "notebook", "python", "torch", "_pytorch_names.py")
 
 
 def bits(t):
@@ -75,7 +81,30 @@ ERRORS = [
 ]
 
 
+def write_names():
+    import torch.nn.functional as F
+
+    spaces = {"torch": torch, "Tensor": torch.Tensor, "nn": nn, "nn.functional": F, "nn.init": nn.init,
+              "Module": nn.Module}
+    lines = ['"""PyTorch 1.13\'s public names, by namespace (written by tests/golden/gen_nn_more.py)."""', "NAMES = {"]
+    for space, owner in spaces.items():
+        names = sorted(n for n in dir(owner) if not n.startswith("_"))
+        lines.append(f"    {space!r}: frozenset(\"\"\"")
+        line = ""
+        for name in names:
+            if len(line) + len(name) + 1 > 116:
+                lines.append(line.rstrip())
+                line = ""
+            line += name + " "
+        lines.append(line.rstrip())
+        lines.append('""".split()),')
+    lines.append("}")
+    with open(NAMES_OUT, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main():
+    write_names()
     cases = []
     for seed, calls in CASES:
         torch.manual_seed(seed)

@@ -12,7 +12,7 @@ from . import _core
 from ._core import api, call
 from ._tensor import FUNCTIONS, Size, Tensor, _GradMode, _sizes, bool_, dtype, float32, wrap
 
-__version__ = "1.13.0"
+__version__ = "1.13.1"  # the release whose CPU results this torch reproduces (importlib.metadata agrees)
 
 float = float32  # noqa: A001  (torch.float is torch.float32)
 bool = bool_  # noqa: A001
@@ -66,7 +66,7 @@ def _finish(tensor, dtype, requires_grad):
 
 def _check_kwargs(op, kwargs):
     for key, value in kwargs.items():
-        if key == "device" and value in (None, "cpu"):
+        if key == "device" and (value is None or _cpu_only(value)):
             continue
         if key == "out" and value is None:
             continue
@@ -268,10 +268,133 @@ backends.mkl = _submodule("backends.mkl", "Intel MKL: in this notebook, whether 
                           is_available=lambda: api.getRngProfile() == "mkl")
 
 
-def __getattr__(name):
-    raise AttributeError(f"module 'torch' has no attribute '{name}': this notebook's torch has the part of PyTorch "
-                         "that chapter 3 uses")
+# ---------------------------------------------------------------- devices: the CPU only, as in a build without CUDA
+_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, ort, xla, lazy, vulkan, mps, "
+                 "meta, hpu, privateuseone")
 
+
+class device:
+    """torch.device('cpu'), 'cuda:0' and the like. Only the CPU holds tensors here: a build without CUDA."""
+
+    def __init__(self, type, index=None):  # noqa: A002  (PyTorch's parameter name)
+        if isinstance(type, device):
+            type, index = type.type, type.index if index is None else index
+        if isinstance(type, numbers.Integral) and not isinstance(type, _builtin_bool):
+            type, index = "cuda", int(type)  # a bare index names a CUDA device, as in PyTorch
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got ({builtins.type(type).__name__})")
+        name, _, number = type.partition(":")
+        if name not in _DEVICE_TYPES.split(", "):
+            raise RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device string: {type}")
+        if number:
+            if not number.isdigit() or index is not None:
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(number)
+        self.type, self.index = name, index
+
+    def __repr__(self):
+        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+_CPU = device("cpu")
+
+
+def _cpu_only(target):
+    """Checks a device argument (a torch.device or its name): the CPU passes, others fail as in a CPU-only build."""
+    where = target if isinstance(target, device) else device(target)
+    if where.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if where.type == "mps":
+        raise RuntimeError("PyTorch is not linked with support for mps devices")
+    if where.type != "cpu":
+        raise RuntimeError(f"this notebook's torch runs on the CPU only, not on {where.type} devices")
+    return where
+
+
+def _is_device(value):
+    return isinstance(value, device) or (isinstance(value, str) and value.partition(":")[0] in _DEVICE_TYPES.split(", "))
+
+
+def _tensor_to(to_dtype):
+    """Tensor.to(device), .to(dtype), .to(device, dtype) and the keywords: a device is checked, then dropped."""
+    def to(self, *args, device=None, dtype=None, non_blocking=False, copy=False):
+        rest = []
+        for arg in args:
+            if _is_device(arg):
+                _cpu_only(arg)
+            elif isinstance(arg, Tensor):  # .to(other): other's dtype (its device is the CPU)
+                rest.append(arg.dtype)
+            else:
+                rest.append(arg)
+        if device is not None:
+            _cpu_only(device)
+        if dtype is not None:
+            rest.append(dtype)
+        result = to_dtype(self, *rest) if rest else self
+        return result.clone() if copy and result is self else result
+
+    to.__doc__ = to_dtype.__doc__
+    return to
+
+
+Tensor.to = _tensor_to(Tensor.to)
+Tensor.device = property(lambda self: _CPU, doc="Where the tensor is: always the CPU here.")
+Tensor.is_cuda = property(lambda self: False)
+Tensor.cpu = lambda self, memory_format=None: self
+
+
+def _cuda_tensor(self, device=None, non_blocking=False, memory_format=None):
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+Tensor.cuda = _cuda_tensor
+
+cuda = _submodule("cuda", "CUDA: not in this notebook's torch, as in a PyTorch build without it.",
+                  is_available=lambda: False, device_count=lambda: 0, is_initialized=lambda: False)
+
+
+def _no_cuda(*args, **kwargs):
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+cuda.current_device = cuda.get_device_name = cuda.manual_seed = cuda.synchronize = _no_cuda
+cuda.manual_seed_all = lambda seed: None  # PyTorch's does nothing without CUDA
+backends.mps = _submodule("backends.mps", "Apple's Metal: not in this notebook's torch.",
+                          is_available=lambda: False, is_built=lambda: False)
+backends.cuda = _submodule("backends.cuda", "CUDA: not in this notebook's torch.", is_built=lambda: False)
+
+
+# ---------------------------------------------------------------- saving: this notebook's own file format
+from .serialization import load, save  # noqa: E402
+
+
+def _missing(space, name, owner):
+    """The AttributeError for owner.name: PyTorch's own message for a name PyTorch does not have either, and
+    one that says so for a name of PyTorch 1.13's that this notebook's torch does not have yet."""
+    from ._pytorch_names import NAMES
+
+    if name in NAMES[space]:
+        qualified = {"Tensor": "torch.Tensor", "Module": "torch.nn.Module"}.get(space, f"torch.{space}")
+        return AttributeError(f"{qualified.replace('torch.torch', 'torch')}.{name} is not in this notebook's PyTorch "
+                              "yet: it has the part of PyTorch 1.13 that chapter 3 and learners' notebooks around it use")
+    return AttributeError(f"{owner} has no attribute '{name}'")
+
+
+def __getattr__(name):
+    raise _missing("torch", name, "module 'torch'")
+
+
+# PyTorch's names for its classes, as type(t) and error messages print them.
+Tensor.__module__ = Size.__module__ = dtype.__module__ = "torch"
 
 from . import nn  # noqa: E402  (nn uses the names above)
 

@@ -98,9 +98,10 @@ class Tensor:
     def __init__(self, *args, **kwargs):
         raise TypeError("create tensors with torch.tensor(...), torch.rand(...), torch.zeros(...) and the like")
 
-    def __getattr__(self, name):  # only for names Tensor does not have
-        raise AttributeError(f"'Tensor' object has no attribute '{name}': this notebook's torch has the tensor "
-                             "methods chapter 3 uses, not all of PyTorch's")
+    def __getattr__(self, name):  # only for names Tensor does not have: PyTorch's message, or that it is missing here
+        from . import _missing
+
+        raise _missing("Tensor", name, "'Tensor' object")
 
     # ------------------------------------------------------------ what it is
     @property

@@ -2,12 +2,12 @@
 Sequential, and the two layers chapter 3 uses. Linear draws its initial weights from the core exactly as
 nn.Linear does (Kaiming-uniform weight, then the bias) and computes through the core's linear, so a
 learner's own classes built from these give PyTorch's numbers."""
-from collections import OrderedDict
+from collections import OrderedDict, namedtuple
 
 from .. import _core
 from .._core import api, call
 from .._tensor import Tensor, wrap
-from . import functional  # noqa: F401
+from . import functional, init  # noqa: F401
 
 
 class Parameter(Tensor):
@@ -47,6 +47,7 @@ class Module:
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -98,7 +99,9 @@ class Module:
             found = self.__dict__.get(store)
             if found is not None and name in found:
                 return found[name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        from .. import _missing
+
+        raise _missing("Module", name, f"'{type(self).__name__}' object")
 
     def __delattr__(self, name):
         for store in ("_parameters", "_buffers", "_modules"):
@@ -123,6 +126,10 @@ class Module:
             raise TypeError(f"cannot assign '{_type_name(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
 
     def register_parameter(self, name, param):
         if self.__dict__.get("_parameters") is None:
@@ -179,6 +186,75 @@ class Module:
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
 
+    def apply(self, fn):
+        """fn(module) for every submodule, children first, then for this module (as nn.init loops use it)."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ------------------------------------------------------------ state dicts, as PyTorch 1.13 makes and loads them
+    def _local_state(self):
+        """This module's own entries: parameters, then the buffers that persist (register_buffer's default)."""
+        state = [(name, p) for name, p in self._parameters.items() if p is not None]
+        state += [(name, b) for name, b in self._buffers.items()
+                  if b is not None and name not in self._non_persistent_buffers_set]
+        return state
+
+    def state_dict(self, *, destination=None, prefix="", keep_vars=False):
+        if destination is None:
+            destination = _StateDict()
+        for name, value in self._local_state():
+            destination[prefix + name] = value if keep_vars else value.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
+        return destination
+
+    def _load_local(self, state_dict, prefix, strict, missing, unexpected, errors):
+        from .. import no_grad
+
+        local = dict(self._local_state())
+        for name, value in local.items():
+            key = prefix + name
+            if key not in state_dict:
+                missing.append(key)
+                continue
+            given = state_dict[key]
+            if not isinstance(given, Tensor):
+                errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
+                              f"object from checkpoint but received {type(given)}")
+            elif given.shape != value.shape:
+                errors.append(f"size mismatch for {key}: copying a param with shape {given.shape} from checkpoint, "
+                              f"the shape in current model is {value.shape}.")
+            else:
+                with no_grad():
+                    value.copy_(given)
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix):
+                    first = key[len(prefix):].split(".", 1)[0]
+                    if first not in self._modules and first not in local:
+                        unexpected.append(key)
+        for name, module in self._modules.items():
+            if module is not None:
+                module._load_local(state_dict, f"{prefix}{name}.", strict, missing, unexpected, errors)
+
+    def load_state_dict(self, state_dict, strict=True):
+        if not isinstance(state_dict, dict):  # an OrderedDict is a dict
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, unexpected, errors = [], [], []
+        self._load_local(state_dict, "", strict, missing, unexpected, errors)
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__,
+                                                                                   "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
     def train(self, mode=True):
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
@@ -199,10 +275,19 @@ class Module:
         pass
 
     def to(self, *args, **kwargs):
+        """Checks a device (the CPU only here, as in a build without CUDA); the parameters stay float32."""
+        from .. import _cpu_only, _is_device
+
+        for target in [*args, kwargs.get("device")]:
+            if target is not None and _is_device(target):
+                _cpu_only(target)
         return self
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None):
+        raise AssertionError("Torch not compiled with CUDA enabled")
 
     # ------------------------------------------------------------ printing, as PyTorch 1.13 prints modules
     def extra_repr(self):
@@ -223,6 +308,29 @@ class Module:
             else:
                 text += "\n  " + "\n  ".join(lines) + "\n"
         return text + ")"
+
+
+class _StateDict(OrderedDict):
+    """The OrderedDict state_dict() returns, printed as PyTorch 1.13's Python (3.11 and older) prints one:
+    OrderedDict([('weight', tensor(...)), ...]), where Python 3.12 would print OrderedDict({...})."""
+
+    def __repr__(self):
+        return f"OrderedDict({list(self.items())!r})" if self else "OrderedDict()"
+
+
+_StateDict.__name__ = _StateDict.__qualname__ = "OrderedDict"
+_StateDict.__module__ = "collections"
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What load_state_dict returns, printed as PyTorch prints it."""
+
+    def __repr__(self):
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
 
 
 def _type_name(value):
@@ -345,3 +453,15 @@ class Sequential(Module):
 
 __all__ = ["Module", "Parameter", "Linear", "Dropout", "Identity", "ModuleList", "Sequential", "functional"]
 del _core
+
+from .attention import MultiheadAttention, NonDynamicallyQuantizableLinear  # noqa: E402  (they build on the above)
+from .sparse import Embedding  # noqa: E402
+
+__all__ += ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "Embedding", "init"]
+Parameter.__module__ = "torch.nn.parameter"  # type(p) prints <class 'torch.nn.parameter.Parameter'>
+
+
+def __getattr__(name):
+    from .. import _missing
+
+    raise _missing("nn", name, "module 'torch.nn'")
