@@ -36,6 +36,10 @@ constexpr Tensor (*linear_bias)(const Tensor&, const Tensor&, const Tensor&) = n
 constexpr Tensor (*linear_no_bias)(const Tensor&, const Tensor&) = nn::linear;
 constexpr Tensor (*sum_all)(const Tensor&) = attn::sum;
 constexpr Tensor (*sum_dim)(const Tensor&, int64_t, bool) = attn::sum;
+constexpr Tensor (*squeeze_all)(const Tensor&) = attn::squeeze;
+constexpr Tensor (*squeeze_dim)(const Tensor&, int64_t) = attn::squeeze;
+constexpr Tensor (*prod_all)(const Tensor&) = attn::prod;
+constexpr Tensor (*prod_dim)(const Tensor&, int64_t, bool) = attn::prod;
 constexpr void (*manual_seed)(uint64_t) = attn::manual_seed;
 constexpr std::string (*to_string)(const Tensor&) = attn::to_string;
 constexpr Tensor& (Tensor::*add_tensor_)(const Tensor&) = &Tensor::add_;
@@ -133,6 +137,49 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("maskedFill", &Js<&attn::masked_fill>::call);
     function("allclose", &Js<&attn::allclose>::call);
 
+    // ---- shape ops (core/src/shape_ops.cpp)
+    function("permute", &Js<&Tensor::permute>::call);
+    function("unbind", &Js<&attn::unbind>::call);
+    function("split", &Js<&attn::split>::call);
+    function("splitWithSizes", &Js<&attn::split_with_sizes>::call);
+    function("chunk", &Js<&attn::chunk>::call);
+    function("squeeze", &Js<squeeze_dim>::call);
+    function("squeezeAll", &Js<squeeze_all>::call);
+    function("expand", &Js<&attn::expand>::call);
+    function("repeat", &Js<&attn::repeat>::call);
+    function("movedim", &Js<&attn::movedim>::call);
+    function("sliceStep", &Js<&attn::slice_step>::call);
+    function("indexMask", &Js<&attn::index_mask>::call);
+    function("indexSelect", &Js<&attn::index_select>::call);
+    function("indexPutMask_", &Js<&attn::index_put_mask>::call);
+    function("indexPutRows_", &Js<&attn::index_put_rows>::call);
+
+    // ---- math ops (core/src/math_ops.cpp)
+    function("sumDims", &Js<&attn::sum_dims>::call);
+    function("mean", &Js<&attn::mean>::call);
+    function("meanDims", &Js<&attn::mean_dims>::call);
+    function("var", &Js<&attn::var>::call);
+    function("std", &Js<&attn::std>::call);
+    function("max", &Js<&attn::max>::call);
+    function("min", &Js<&attn::min>::call);
+    function("amax", &Js<&attn::amax>::call);
+    function("amin", &Js<&attn::amin>::call);
+    function("prod", &Js<prod_all>::call);
+    function("prodDim", &Js<prod_dim>::call);
+    function("cumsum", &Js<&attn::cumsum>::call);
+    function("abs", &Js<&attn::abs>::call);
+    function("log", &Js<&attn::log>::call);
+    function("sqrt", &Js<&attn::sqrt>::call);
+    function("rsqrt", &Js<&attn::rsqrt>::call);
+    function("clamp", &Js<&attn::clamp>::call);
+    function("where", &Js<&attn::where>::call);
+    function("isclose", &Js<&attn::isclose>::call);
+    function("equal", &Js<&attn::equal>::call);
+    function("logSoftmax", &Js<&attn::log_softmax>::call);
+    function("bmm", &Js<&attn::bmm>::call);
+    function("baddbmm", &Js<&attn::baddbmm>::call);
+    function("einsum", &Js<&attn::einsum>::call);
+
     // ---- tensor methods: the receiver comes first
     function("item", &Js<&Tensor::item>::call);
     function("size", &Js<&Tensor::size>::call);
@@ -143,7 +190,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("T", &Js<&Tensor::T>::call);
     function("view", &Js<&Tensor::view>::call);
     function("reshape", &Js<&Tensor::reshape>::call);
-    function("flatten", &Js<&Tensor::flatten>::call);
+    function("flatten", &Js<&attn::flatten>::call);
     function("unsqueeze", &Js<&Tensor::unsqueeze>::call);
     function("contiguous", &Js<&Tensor::contiguous>::call);
     function("clone", &Js<&Tensor::clone>::call);

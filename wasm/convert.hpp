@@ -222,6 +222,16 @@ struct Result<Tensor> {
 template <>
 struct Result<Tensor&> : Result<Tensor> {};
 template <>
+struct Result<std::vector<Tensor>> {  // unbind, split, chunk: an array of record addresses
+    using Wire = val;
+    template <class... P>
+    static Wire to(const std::vector<Tensor>& r, std::tuple<P...>& params) {
+        val out = val::array();
+        for (const Tensor& t : r) out.call<void>("push", Result<Tensor>::to(t, params));
+        return out;
+    }
+};
+template <>
 struct Result<int64_t> {
     using Wire = double;
     template <class... P>

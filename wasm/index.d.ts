@@ -124,8 +124,8 @@ declare class Tensor implements Iterable<Tensor> {
   /** t[index] */
   at(index: number): Tensor;
   select(dim: number, index: number): Tensor;
-  /** t[start:end] along dim (end defaults to the end). */
-  slice(dim: number, start: number, end?: number): Tensor;
+  /** t[start:end:step] along dim (end defaults to the end, step to 1; a step must be positive). */
+  slice(dim: number, start: number, end?: number, step?: number): Tensor;
   /** Iterates over dim 0, like `for x in t` (throws on a 0-d tensor). */
   [Symbol.iterator](): Iterator<Tensor>;
   readonly T: Tensor;
@@ -133,7 +133,30 @@ declare class Tensor implements Iterable<Tensor> {
   /** One size may be -1 (inferred). */
   view(...shape: ShapeArgs): Tensor;
   reshape(...shape: ShapeArgs): Tensor;
-  flatten(): Tensor;
+  /** Dims startDim..endDim (default: all) merged into one; a view where the strides allow. */
+  flatten(startDim?: number, endDim?: number): Tensor;
+  /** A view with its dims in the order `dims` names them. */
+  permute(...dims: ShapeArgs): Tensor;
+  /** A view with dim `source` moved to position `destination`. */
+  movedim(source: number, destination: number): Tensor;
+  /** A view without dim `dim` if its size is 1, or without every dim of size 1. */
+  squeeze(dim?: number | null): Tensor;
+  /** A view repeating size-1 dims (stride 0) to `size`; -1 keeps a size, new dims may lead. */
+  expand(...size: ShapeArgs): Tensor;
+  /** A copy tiled `repeats` times along each dim (new leading dims allowed). */
+  repeat(...repeats: ShapeArgs): Tensor;
+  /** The views t.select(dim, i) for every i. */
+  unbind(dim?: number): Tensor[];
+  /** `chunks` views along dim of ceil(size / chunks) each (fewer when they come out even). */
+  chunk(chunks: number, dim?: number): Tensor[];
+  /** Views of splitSize along dim, the last one smaller. */
+  split(splitSize: number, dim?: number): Tensor[];
+  /** Views of the given sizes along dim (they must add up to its size). */
+  splitWithSizes(splitSizes: number | readonly number[], dim?: number): Tensor[];
+  /** t[mask] for a bool mask over the leading dims: the rows it selects (a copy). */
+  indexMask(mask: Tensor): Tensor;
+  /** t[[i, j, ...]] along dim: a copy of those rows. */
+  indexSelect(dim: number, index: number | readonly number[]): Tensor;
   /** A view with a new dim of size 1 at `dim` (in [-(ndim + 1), ndim]). */
   unsqueeze(dim: number): Tensor;
   contiguous(): Tensor;
@@ -150,8 +173,38 @@ declare class Tensor implements Iterable<Tensor> {
   matmul(other: Tensor): Tensor;
   dot(other: Tensor): Tensor;
   softmax(dim: number): Tensor;
-  /** The sum of every element, or along dim. */
-  sum(dim?: number | null, keepdim?: boolean): Tensor;
+  /** The sum of every element, or along a dim or a list of dims. */
+  sum(dim?: number | readonly number[] | null, keepdim?: boolean): Tensor;
+  /** The sum divided by the count (PyTorch's CPU order), of every element or along dims. */
+  mean(dim?: number | readonly number[] | null, keepdim?: boolean): Tensor;
+  /** Variance with Bessel's correction (1, PyTorch's unbiased default, or 0), every dim when dim is []. */
+  var(dim?: number | readonly number[], correction?: number, keepdim?: boolean): Tensor;
+  std(dim?: number | readonly number[], correction?: number, keepdim?: boolean): Tensor;
+  /** The largest (smallest) value, 0-d; NaN if there is one. */
+  max(): Tensor;
+  min(): Tensor;
+  /** The largest (smallest) values along dims (every dim when []). */
+  amax(dim?: number | readonly number[], keepdim?: boolean): Tensor;
+  amin(dim?: number | readonly number[], keepdim?: boolean): Tensor;
+  prod(dim?: number | null, keepdim?: boolean): Tensor;
+  /** Running sums along dim (accumulated in double, as PyTorch's CPU kernel). */
+  cumsum(dim: number): Tensor;
+  logSoftmax(dim: number): Tensor;
+  abs(): Tensor;
+  log(): Tensor;
+  sqrt(): Tensor;
+  /** 1 / sqrt(t) */
+  rsqrt(): Tensor;
+  /** Bounded below by min and above by max; NaN (the default) leaves that side open. */
+  clamp(min?: number, max?: number): Tensor;
+  /** Element-wise |a - b| <= atol + rtol * |b|, as a bool tensor. */
+  isclose(other: Tensor, tolerances?: { rtol?: number; atol?: number }): Tensor;
+  /** Same shape and the same values. */
+  equal(other: Tensor): boolean;
+  /** [B, n, m] @ [B, m, p]. */
+  bmm(mat2: Tensor): Tensor;
+  /** beta * this + alpha * (batch1 @ batch2), this broadcast to the product's shape. */
+  baddbmm(batch1: Tensor, batch2: Tensor, scales?: { beta?: number; alpha?: number }): Tensor;
   /** A number operand is rounded to float32 first, like a Python float. */
   add(other: Tensor | number): Tensor;
   sub(other: Tensor | number): Tensor;
@@ -179,6 +232,10 @@ declare class Tensor implements Iterable<Tensor> {
   add_(other: Tensor | number): this;
   zero_(): this;
   fill_(value: number): this;
+  /** t[mask] = value, the value broadcast to the selected rows. */
+  indexPutMask_(mask: Tensor, value: Tensor): this;
+  /** t[[i, j, ...]] = value along dim, the value broadcast to those rows. */
+  indexPutRows_(dim: number, index: number | readonly number[], value: Tensor): this;
   /** Fills with draws from the default generator: `torch.rand`'s stream scaled to [from, to), bit for bit. */
   uniform_(from?: number, to?: number): this;
   /** Fills with draws from the default generator: `torch.randn`'s stream as `mean + std * z`, bit for bit. */
@@ -334,12 +391,14 @@ export type {
 export interface OpArgument {
   readonly name: string;
   /** A Tensor; a non-empty array of them; an integer; integers given as separate arguments or one array; a
-   * number; a number other than NaN; anything, as a boolean; a Tensor or a number. */
-  readonly kind: 'tensor' | 'tensors' | 'int' | 'sizes' | 'number' | 'probability' | 'bool' | 'operand';
+   * number; a number other than NaN; anything, as a boolean; a Tensor or a number; an integer or an array of
+   * them; a string. */
+  readonly kind: 'tensor' | 'tensors' | 'int' | 'sizes' | 'number' | 'probability' | 'bool' | 'operand' | 'dims'
+    | 'string';
   /** How messages name it, when not by its name ('the operand'). */
   readonly says?: string;
   /** Its value when it is left out. */
-  readonly default?: number | boolean;
+  readonly default?: number | boolean | readonly number[];
   /** The export called instead, with the arguments before this one, when it is left out (or null). */
   readonly absent?: string;
   /** Given by name, in one object after the other arguments ({ rtol, atol }). */
@@ -360,8 +419,8 @@ export interface OpEntry {
   readonly fixed?: readonly number[];
   /** An Embind enum's value passed after the arguments: [enum, value name]. */
   readonly enum?: readonly [string, string];
-  /** A tensor (the default), a plain value, or the input itself, changed in place. */
-  readonly returns?: 'tensor' | 'value' | 'self';
+  /** A tensor (the default), an array of them, a plain value, or the input itself, changed in place. */
+  readonly returns?: 'tensor' | 'tensors' | 'value' | 'self';
   /** True for a Tensor property rather than a method (t.T). */
   readonly getter?: boolean;
   /** True when the result always shares its input's storage. */
@@ -413,7 +472,38 @@ export interface Torch {
   linear(input: Tensor, weight: Tensor, bias?: Tensor | null): Tensor;
   /** nn.functional.dropout: nn.Dropout's masks under the current RNG profile, without a module. */
   dropout(input: Tensor, p?: number, training?: boolean): Tensor;
-  sum(input: Tensor, dim?: number | null, keepdim?: boolean): Tensor;
+  sum(input: Tensor, dim?: number | readonly number[] | null, keepdim?: boolean): Tensor;
+  mean(input: Tensor, dim?: number | readonly number[] | null, keepdim?: boolean): Tensor;
+  var(input: Tensor, dim?: number | readonly number[], correction?: number, keepdim?: boolean): Tensor;
+  std(input: Tensor, dim?: number | readonly number[], correction?: number, keepdim?: boolean): Tensor;
+  max(input: Tensor): Tensor;
+  min(input: Tensor): Tensor;
+  amax(input: Tensor, dim?: number | readonly number[], keepdim?: boolean): Tensor;
+  amin(input: Tensor, dim?: number | readonly number[], keepdim?: boolean): Tensor;
+  prod(input: Tensor, dim?: number | null, keepdim?: boolean): Tensor;
+  cumsum(input: Tensor, dim: number): Tensor;
+  logSoftmax(input: Tensor, dim: number): Tensor;
+  abs(input: Tensor): Tensor;
+  log(input: Tensor): Tensor;
+  sqrt(input: Tensor): Tensor;
+  rsqrt(input: Tensor): Tensor;
+  clamp(input: Tensor, min?: number, max?: number): Tensor;
+  /** condition ? input : other, element-wise, the three broadcast together; condition must be bool. */
+  where(condition: Tensor, input: Tensor, other: Tensor): Tensor;
+  isclose(input: Tensor, other: Tensor, tolerances?: { rtol?: number; atol?: number }): Tensor;
+  equal(input: Tensor, other: Tensor): boolean;
+  flatten(input: Tensor, startDim?: number, endDim?: number): Tensor;
+  permute(input: Tensor, ...dims: ShapeArgs): Tensor;
+  movedim(input: Tensor, source: number, destination: number): Tensor;
+  squeeze(input: Tensor, dim?: number | null): Tensor;
+  unbind(input: Tensor, dim?: number): Tensor[];
+  chunk(input: Tensor, chunks: number, dim?: number): Tensor[];
+  split(input: Tensor, splitSize: number, dim?: number): Tensor[];
+  splitWithSizes(input: Tensor, splitSizes: number | readonly number[], dim?: number): Tensor[];
+  bmm(input: Tensor, mat2: Tensor): Tensor;
+  baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, scales?: { beta?: number; alpha?: number }): Tensor;
+  /** Einstein summation over one or two tensors ('bij,bkj->bik'), lowered to permute, sum and bmm as PyTorch's. */
+  einsum(equation: string, operands: readonly Tensor[]): Tensor;
   /** torch.allclose: |a - b| <= atol + rtol * |b| in float32 everywhere; infinities are close only to themselves. */
   allclose(input: Tensor, other: Tensor, tolerances?: { rtol?: number; atol?: number }): boolean;
 

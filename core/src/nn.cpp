@@ -154,9 +154,14 @@ Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor* bias, bool fu
     if (bias && (bias->dim() != 1 || bias->size(0) != out_features))
         throw Error("linear: bias must have shape [" + std::to_string(out_features) + "], got " +
                     shape_str(bias->shape()));
-    if (x.dim() < 1 || x.size(-1) != in_features)
-        throw Error("Linear: input of shape " + shape_str(x.shape()) + " does not end in in_features = " +
-                    std::to_string(in_features));
+    if (x.dim() < 1)
+        throw Error("both arguments to linear need to be at least 1D, but they are 0D and 2D");
+    if (x.size(-1) != in_features) {  // PyTorch's words: its matmul sees the rows of x and W^T
+        const int64_t rows = shape_numel(Shape(x.shape().begin(), x.shape().end() - 1));
+        throw Error("mat1 and mat2 shapes cannot be multiplied (" + std::to_string(rows) + "x" +
+                    std::to_string(x.size(-1)) + " and " + std::to_string(in_features) + "x" +
+                    std::to_string(out_features) + ")");
+    }
     const Tensor rows = x.contiguous();
     Shape shape = x.shape();
     shape.back() = out_features;

@@ -35,15 +35,15 @@ std::vector<float> broadcast_values(const Tensor& t, const Shape& shape) {
 }  // namespace detail
 
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
+    (void)op;  // PyTorch's message names no operation
     const size_t rank = std::max(a.size(), b.size());
     Shape out(rank);
     for (size_t i = 0; i < rank; ++i) {
         const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
         const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-        if (da != db && da != 1 && db != 1)
-            throw Error(std::string(op) + ": shapes " + shape_str(a) + " and " + shape_str(b) +
-                        " cannot be broadcast together (size " + std::to_string(da) + " != " + std::to_string(db) +
-                        " at dim " + std::to_string(i) + ")");
+        if (da != db && da != 1 && db != 1)  // PyTorch's words, which name no operation
+            throw Error("The size of tensor a (" + std::to_string(da) + ") must match the size of tensor b (" +
+                        std::to_string(db) + ") at non-singleton dimension " + std::to_string(i));
         out[i] = da == 1 ? db : da;
     }
     return out;
@@ -268,14 +268,42 @@ Tensor compare(const Tensor& a, double b, Compare op) {
 
 // ---------------------------------------------------------------- products
 
+// PyTorch's message for 1-D operands of different lengths (dot, and matmul of two vectors).
+static std::string inconsistent_sizes(const Tensor& a, const Tensor& b) {
+    return "inconsistent tensor size, expected tensor [" + std::to_string(a.numel()) + "] and src [" +
+           std::to_string(b.numel()) + "] to have the same number of elements, but got " +
+           std::to_string(a.numel()) + " and " + std::to_string(b.numel()) + " elements respectively";
+}
+
+// What PyTorch 1.13 says when matmul's inner sizes differ, in the words of the kernel its matmul reaches for
+// these ranks: mm over folded rows (mat1 and mat2), mv (size mismatch) or bmm (batch2's first two dims).
+static std::string matmul_mismatch(const Tensor& a, const Tensor& b, const Shape& batch_a, const Shape& batch_b,
+                                   int64_t M, int64_t K, int64_t K2, int64_t N) {
+    const auto mm = [](int64_t r1, int64_t c1, int64_t r2, int64_t c2) {
+        return "mat1 and mat2 shapes cannot be multiplied (" + std::to_string(r1) + "x" + std::to_string(c1) +
+               " and " + std::to_string(r2) + "x" + std::to_string(c2) + ")";
+    };
+    const auto mv = [](int64_t rows, int64_t cols, int64_t length) {
+        return "size mismatch, got " + std::to_string(rows) + ", " + std::to_string(rows) + "x" +
+               std::to_string(cols) + "," + std::to_string(length);
+    };
+    const int64_t rows_a = shape_numel(batch_a) * M, cols_b = shape_numel(batch_b) * N;
+    if (b.dim() == 1) return mv(rows_a, K, K2);             // [..., M, K] @ [K2]
+    if (a.dim() == 1 && b.dim() == 2) return mm(1, K, K2, N);
+    if (a.dim() == 1) return mv(cols_b, K2, K);             // folded as b^T @ a
+    if (b.dim() == 2) return mm(rows_a, K, K2, N);          // [..., M, K] @ [K2, N], rows folded
+    if (a.dim() == 2) return mm(cols_b, K2, K, M);         // folded as b^T @ a^T
+    const Shape batch = broadcast_shapes(batch_a, batch_b, "matmul");
+    const std::string n = std::to_string(shape_numel(batch));
+    return "Expected size for first two dimensions of batch2 tensor to be: [" + n + ", " + std::to_string(K) +
+           "] but got: [" + n + ", " + std::to_string(K2) + "].";
+}
+
 Tensor dot(const Tensor& a, const Tensor& b) {
     if (a.dim() != 1 || b.dim() != 1)
-        throw Error("dot: expected two 1-D tensors, got shapes " + shape_str(a.shape()) + " and " +
-                    shape_str(b.shape()));
-    if (a.numel() != b.numel())
-        throw Error("dot: the tensors must have the same length, got shapes " + shape_str(a.shape()) + " and " +
-                    shape_str(b.shape()) + " (" + std::to_string(a.numel()) + " != " + std::to_string(b.numel()) +
-                    ")");
+        throw Error("1D tensors expected, but got " + std::to_string(a.dim()) + "D and " + std::to_string(b.dim()) +
+                    "D tensors");
+    if (a.numel() != b.numel()) throw Error(inconsistent_sizes(a, b));
     // A 1×K by K×1 product keeps sdot's left-to-right running sum.
     Tensor ca = a.contiguous(), cb = b.contiguous();
     Tensor out = Tensor::empty({});
@@ -285,24 +313,15 @@ Tensor dot(const Tensor& a, const Tensor& b) {
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
     if (a.dim() == 0 || b.dim() == 0)
-        throw Error("matmul: both arguments need to be at least 1-D, got " + std::to_string(a.dim()) + "-D and " +
-                    std::to_string(b.dim()) + "-D");
-    if (a.dim() == 1 && b.dim() == 1) {
-        if (a.numel() != b.numel())
-            throw Error("matmul: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
-                        " cannot be multiplied (" + std::to_string(a.numel()) + " != " + std::to_string(b.numel()) +
-                        ")");
-        return dot(a, b);
-    }
+        throw Error("both arguments to matmul need to be at least 1D, but they are " + std::to_string(a.dim()) +
+                    "D and " + std::to_string(b.dim()) + "D");
+    if (a.dim() == 1 && b.dim() == 1) return dot(a, b);
     // Treat a 1-D operand as a one-row (left) or one-column (right) matrix, dropped from the result.
     const Tensor A = a.dim() == 1 ? a.view({1, a.numel()}) : a;
     const Tensor B = b.dim() == 1 ? b.view({b.numel(), 1}) : b;
     const int64_t M = A.size(-2), K = A.size(-1), K2 = B.size(-2), N = B.size(-1);
-    if (K != K2)
-        throw Error("matmul: shapes " + shape_str(a.shape()) + " and " + shape_str(b.shape()) +
-                    " cannot be multiplied (" + std::to_string(K) + " != " + std::to_string(K2) + ")");
-
     const Shape batch_a(A.shape().begin(), A.shape().end() - 2), batch_b(B.shape().begin(), B.shape().end() - 2);
+    if (K != K2) throw Error(matmul_mismatch(a, b, batch_a, batch_b, M, K, K2, N));
     const auto& kernel = kernels::active();
     if (b.dim() == 2) {
         // [..., M, K] @ [K, N]: every row meets the same matrix, so fold the batch into the rows; B is read
@@ -373,10 +392,13 @@ Tensor triu(const Tensor& t, int64_t diagonal) { return triangle(t, diagonal, tr
 Tensor tril(const Tensor& t, int64_t diagonal) { return triangle(t, diagonal, false, "tril", "TrilBackward0"); }
 
 Tensor masked_fill(const Tensor& t, const Tensor& mask, float value) {
-    const Shape shape = broadcast_shapes(t.shape(), mask.shape(), "masked_fill");
+    // PyTorch's official builds refuse a float mask (a triu of ones not yet made .bool()) in these words.
+    if (mask.dtype() != DType::Bool)
+        throw Error("masked_fill_ only supports boolean masks, but got mask with dtype float");
+    const Shape shape = broadcast_shapes(mask.shape(), t.shape(), "masked_fill");  // PyTorch names the mask a
     if (shape != t.shape())
-        throw Error("masked_fill: a mask of shape " + shape_str(mask.shape()) +
-                    " cannot be broadcast to the tensor's shape " + shape_str(t.shape()));
+        throw Error("masked_fill_: the mask of shape " + sizes_text(mask.shape()) +
+                    " cannot be broadcast to the tensor's shape " + sizes_text(t.shape()));
     const std::vector<float> x = t.to_vector(), m = values_as(mask, shape);
     Tensor out = Tensor::empty(shape, t.dtype());
     kernels::active().masked_fill(x.data(), m.data(), value, out.data(), out.numel());
@@ -384,33 +406,28 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, float value) {
     return out.record("MaskedFillBackward0", {&t});
 }
 
-static void check_same_shapes(const std::vector<Tensor>& tensors, const char* op, int64_t skip_dim) {
-    if (tensors.empty()) throw Error(std::string(op) + ": expected a non-empty list of tensors");
-    const Shape& first = tensors[0].shape();
-    for (size_t i = 1; i < tensors.size(); ++i) {
-        const Shape& s = tensors[i].shape();
-        bool same = s.size() == first.size();
-        for (size_t d = 0; same && d < s.size(); ++d) same = static_cast<int64_t>(d) == skip_dim || s[d] == first[d];
-        if (!same)
-            throw Error(std::string(op) + ": tensor " + std::to_string(i) + " has shape " + shape_str(s) +
-                        ", expected " + (skip_dim >= 0 ? "the same sizes except at dim " + std::to_string(skip_dim) +
-                                                             " as " + shape_str(first)
-                                                       : shape_str(first)));
-    }
-}
-
-static int64_t wrap_dim(int64_t dim, int64_t rank, const char* op) {
-    if (dim < -rank || dim >= rank)
-        throw Error(std::string(op) + ": dim " + std::to_string(dim) + " is out of range (expected a dim in [" +
-                    std::to_string(-rank) + ", " + std::to_string(rank - 1) + "])");
+static int64_t wrap_dim(int64_t dim, int64_t rank) {
+    if (dim < -rank || dim >= rank) throw Error(dim_out_of_range(dim, rank));
     return dim < 0 ? dim + rank : dim;
 }
 
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
-    if (tensors.empty()) throw Error("cat: expected a non-empty list of tensors");
-    if (tensors[0].dim() == 0) throw Error("cat: zero-dimensional tensors cannot be concatenated");
-    const int64_t d = wrap_dim(dim, tensors[0].dim(), "cat");
-    check_same_shapes(tensors, "cat", d);
+    if (tensors.empty()) throw Error("torch.cat(): expected a non-empty list of Tensors");
+    for (size_t i = 0; i < tensors.size(); ++i)
+        if (tensors[i].dim() == 0)
+            throw Error("zero-dimensional tensor (at position " + std::to_string(i) + ") cannot be concatenated");
+    const int64_t d = wrap_dim(dim, tensors[0].dim());
+    for (size_t i = 1; i < tensors.size(); ++i) {
+        const Shape &first = tensors[0].shape(), &s = tensors[i].shape();
+        if (s.size() != first.size())
+            throw Error("Tensors must have same number of dimensions: got " + std::to_string(first.size()) + " and " +
+                        std::to_string(s.size()));
+        for (size_t k = 0; k < s.size(); ++k)
+            if (static_cast<int64_t>(k) != d && s[k] != first[k])
+                throw Error("Sizes of tensors must match except in dimension " + std::to_string(d) +
+                            ". Expected size " + std::to_string(first[k]) + " but got size " + std::to_string(s[k]) +
+                            " for tensor number " + std::to_string(i) + " in the list.");
+    }
     Shape shape = tensors[0].shape();
     shape[static_cast<size_t>(d)] = 0;
     bool any_grad = false;
@@ -429,10 +446,13 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
 }
 
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
-    if (tensors.empty()) throw Error("stack: expected a non-empty list of tensors");
-    check_same_shapes(tensors, "stack", -1);
+    if (tensors.empty()) throw Error("stack expects a non-empty TensorList");
+    for (size_t i = 1; i < tensors.size(); ++i)
+        if (tensors[i].shape() != tensors[0].shape())
+            throw Error("stack expects each tensor to be equal size, but got " + sizes_text(tensors[0].shape()) +
+                        " at entry 0 and " + sizes_text(tensors[i].shape()) + " at entry " + std::to_string(i));
     check_rank(tensors[0].dim() + 1, "stack");
-    const int64_t d = wrap_dim(dim, tensors[0].dim() + 1, "stack");
+    const int64_t d = wrap_dim(dim, tensors[0].dim() + 1);
     std::vector<Tensor> expanded;
     bool any_grad = false;
     for (const Tensor& t : tensors) {

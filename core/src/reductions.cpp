@@ -77,11 +77,9 @@ std::vector<int64_t> memory_order(const Tensor& t) {
 }
 
 int64_t wrap(int64_t dim, int64_t rank, const char* op) {
+    (void)op;  // PyTorch's message names no operation
     const int64_t n = std::max<int64_t>(rank, 1);
-    if (dim < -n || dim >= n)
-        throw Error(std::string(op) + ": dim " + std::to_string(dim) + " is out of range for a " +
-                    std::to_string(rank) + "-D tensor (expected a dim in [" + std::to_string(-n) + ", " +
-                    std::to_string(n - 1) + "])");
+    if (dim < -n || dim >= n) throw Error(dim_out_of_range(dim, n));
     return dim < 0 ? dim + n : dim;
 }
 

@@ -2,6 +2,7 @@
 // Walking strided tensors in row-major order, and broadcasting: the plumbing under every op that takes
 // views (transposes, slices, selects) without copying them first.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "attn/tensor.hpp"
@@ -14,6 +15,10 @@ public:
     static const float* base(const Tensor& t) { return t.storage_->data(); }
     static float* base_mut(Tensor& t) { return t.storage_->data(); }
     static int64_t offset(const Tensor& t) { return t.offset_; }
+    // A view of t's storage with its own shape, strides and offset (expand, step slices).
+    static Tensor view(const Tensor& t, Shape shape, Shape strides, int64_t offset) {
+        return t.view_of(std::move(shape), std::move(strides), offset);
+    }
 };
 
 namespace detail {

@@ -12,6 +12,17 @@ namespace attn {
 
 const char* dtype_name(DType dtype) { return dtype == DType::Bool ? "bool" : "float32"; }
 
+std::string sizes_text(const Shape& shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
+std::string dim_out_of_range(int64_t dim, int64_t n) {
+    return "Dimension out of range (expected to be in range of [" + std::to_string(-n) + ", " +
+           std::to_string(n - 1) + "], but got " + std::to_string(dim) + ")";
+}
+
 std::string shape_str(const Shape& shape) {
     std::string s = "[";
     for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
@@ -123,21 +134,19 @@ Tensor Tensor::view_of(Shape shape, Shape strides, int64_t offset) const {
 int64_t Tensor::numel() const { return shape_numel(shape_); }
 
 int64_t Tensor::normalize_dim(int64_t dim, const char* op) const {
+    (void)op;  // PyTorch's message names no operation
     const int64_t n = std::max<int64_t>(this->dim(), 1);
-    if (dim < -n || dim >= n)
-        throw Error(std::string(op) + ": dim " + std::to_string(dim) + " is out of range for a tensor of shape " +
-                    shape_str(shape_) + " (expected a dim in [" + std::to_string(-n) + ", " + std::to_string(n - 1) +
-                    "])");
+    if (dim < -n || dim >= n) throw Error(dim_out_of_range(dim, n));
     return dim < 0 ? dim + n : dim;
 }
 
 int64_t Tensor::size(int64_t dim) const {
-    if (shape_.empty()) throw Error("size: a 0-d tensor has no dims");
+    if (shape_.empty()) throw Error("Dimension specified as 0 but tensor has no dimensions");
     return shape_[static_cast<size_t>(normalize_dim(dim, "size"))];
 }
 
 int64_t Tensor::stride(int64_t dim) const {
-    if (strides_.empty()) throw Error("stride: a 0-d tensor has no dims");
+    if (strides_.empty()) throw Error("Dimension specified as 0 but tensor has no dimensions");
     return strides_[static_cast<size_t>(normalize_dim(dim, "stride"))];
 }
 
@@ -196,12 +205,12 @@ float* Tensor::data() {
 // ---------------------------------------------------------------- views
 
 Tensor Tensor::select(int64_t dim, int64_t index) const {
-    if (shape_.empty()) throw Error("select: a 0-d tensor cannot be indexed");
+    if (shape_.empty()) throw Error("select() cannot be applied to a 0-dim tensor.");
     const int64_t d = normalize_dim(dim, "select");
     const int64_t n = shape_[static_cast<size_t>(d)];
     if (index < -n || index >= n)
-        throw Error("select: index " + std::to_string(index) + " is out of range for dim " + std::to_string(d) +
-                    " of size " + std::to_string(n));
+        throw Error("select(): index " + std::to_string(index) + " out of range for tensor of size " +
+                    sizes_text(shape_) + " at dimension " + std::to_string(d));
     if (index < 0) index += n;
     Shape shape = shape_, strides = strides_;
     const int64_t offset = offset_ + index * strides_[static_cast<size_t>(d)];
@@ -236,10 +245,7 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
 Tensor Tensor::unsqueeze(int64_t dim) const {
     const int64_t n = this->dim() + 1;  // the new dim may also go last
     check_rank(n, "unsqueeze");
-    if (dim < -n || dim >= n)
-        throw Error("unsqueeze: dim " + std::to_string(dim) + " is out of range for a tensor of shape " +
-                    shape_str(shape_) + " (expected a dim in [" + std::to_string(-n) + ", " + std::to_string(n - 1) +
-                    "])");
+    if (dim < -n || dim >= n) throw Error(dim_out_of_range(dim, n));
     const auto d = static_cast<size_t>(dim < 0 ? dim + n : dim);
     Shape shape = shape_, strides = strides_;
     // Its stride makes the view contiguous where this tensor is (any value would do for a size-1 dim).
@@ -257,13 +263,14 @@ Tensor Tensor::T() const {
 
 Tensor Tensor::permute(const std::vector<int64_t>& dims) const {
     if (static_cast<int64_t>(dims.size()) != dim())
-        throw Error("permute: expected " + std::to_string(dim()) + " dims for shape " + shape_str(shape_) + ", got " +
-                    std::to_string(dims.size()));
+        throw Error("permute(sparse_coo): number of dimensions in the tensor input does not match the length of "
+                    "the desired ordering of dimensions i.e. input.dim() = " + std::to_string(dim()) +
+                    " is not equal to len(dims) = " + std::to_string(dims.size()));
     Shape shape, strides;
     std::vector<bool> seen(dims.size(), false);
     for (int64_t d : dims) {
         const int64_t k = normalize_dim(d, "permute");
-        if (seen[static_cast<size_t>(k)]) throw Error("permute: dim " + std::to_string(d) + " appears twice");
+        if (seen[static_cast<size_t>(k)]) throw Error("permute(): duplicate dims are not allowed.");
         seen[static_cast<size_t>(k)] = true;
         shape.push_back(shape_[static_cast<size_t>(k)]);
         strides.push_back(strides_[static_cast<size_t>(k)]);
@@ -272,15 +279,14 @@ Tensor Tensor::permute(const std::vector<int64_t>& dims) const {
 }
 
 // Replaces one -1 by the size that keeps numel; checks the total.
-static Shape infer_shape(Shape shape, int64_t numel, const char* op, const Shape& from) {
+static Shape infer_shape(Shape shape, int64_t numel, const char* op) {
     int64_t known = 1, infer_at = -1;
     for (size_t i = 0; i < shape.size(); ++i) {
         if (shape[i] == -1) {
-            if (infer_at >= 0) throw Error(std::string(op) + ": only one dimension can be inferred (-1), got " +
-                                           shape_str(shape));
+            if (infer_at >= 0) throw Error("only one dimension can be inferred");
             infer_at = static_cast<int64_t>(i);
         } else if (shape[i] < 0) {
-            throw Error(std::string(op) + ": invalid size " + std::to_string(shape[i]) + " in " + shape_str(shape));
+            throw Error("invalid shape dimension " + std::to_string(shape[i]));
         }
     }
     // The sizes given are checked before they are multiplied (the one to infer counts as 1 here).
@@ -290,12 +296,10 @@ static Shape infer_shape(Shape shape, int64_t numel, const char* op, const Shape
     for (int64_t s : given) known *= s;
     if (infer_at >= 0) {
         if (known == 0 || numel % known != 0)
-            throw Error(std::string(op) + ": shape " + shape_str(shape) + " is invalid for input of shape " +
-                        shape_str(from) + " (" + std::to_string(numel) + " elements)");
+            throw Error("shape '" + sizes_text(shape) + "' is invalid for input of size " + std::to_string(numel));
         shape[static_cast<size_t>(infer_at)] = numel / known;
     } else if (known != numel) {
-        throw Error(std::string(op) + ": shape " + shape_str(shape) + " is invalid for input of shape " +
-                    shape_str(from) + " (" + std::to_string(numel) + " elements)");
+        throw Error("shape '" + sizes_text(shape) + "' is invalid for input of size " + std::to_string(numel));
     }
     return shape;
 }
@@ -334,17 +338,16 @@ static bool view_strides(const Shape& old_shape, const Shape& old_strides, const
 }
 
 Tensor Tensor::view(Shape shape) const {
-    shape = infer_shape(std::move(shape), numel(), "view", shape_);
+    shape = infer_shape(std::move(shape), numel(), "view");
     Shape strides;
     if (!view_strides(shape_, strides_, shape, strides))
-        throw Error("view: the tensor of shape " + shape_str(shape_) +
-                    " is not contiguous in memory, so it cannot be viewed as " + shape_str(shape) +
-                    "; use reshape(...) or call contiguous() first");
+        throw Error("view size is not compatible with input tensor's size and stride (at least one dimension spans "
+                    "across two contiguous subspaces). Use .reshape(...) instead.");
     return view_of(shape, strides, offset_).record("ViewBackward0", requires_grad_);
 }
 
 Tensor Tensor::reshape(Shape shape) const {
-    shape = infer_shape(std::move(shape), numel(), "reshape", shape_);
+    shape = infer_shape(std::move(shape), numel(), "reshape");
     Shape strides;
     if (view_strides(shape_, strides_, shape, strides))
         return view_of(shape, strides, offset_).record("ViewBackward0", requires_grad_);
@@ -409,8 +412,8 @@ Tensor& Tensor::copy_(const Tensor& source) {
 Tensor& Tensor::add_(const Tensor& other) {
     Tensor sum = add(*this, other);
     if (sum.shape_ != shape_)
-        throw Error("add_: the result of shape " + shape_str(sum.shape_) + " cannot be written into shape " +
-                    shape_str(shape_));
+        throw Error("output with shape " + sizes_text(shape_) + " doesn't match the broadcast shape " +
+                    sizes_text(sum.shape_));
     copy_(sum);
     if (is_parameter_) return *this;  // a parameter changed in place stays a parameter, as through .data
     return record("AddBackward0", requires_grad_ || other.requires_grad_);
@@ -427,14 +430,13 @@ Tensor& Tensor::masked_fill_(const Tensor& mask, float value) {
 // The view that `index` names: t[i], t[i, j], ... (a prefix of the dims).
 static Tensor index_view(const Tensor& t, const std::vector<int64_t>& index) {
     if (static_cast<int64_t>(index.size()) > t.dim())
-        throw Error("set: " + std::to_string(index.size()) + " indices given for a tensor of shape " +
-                    shape_str(t.shape()));
+        throw Error("too many indices for tensor of dimension " + std::to_string(t.dim()));
     Tensor v = t;
     for (size_t d = 0; d < index.size(); ++d) {
         const int64_t n = t.shape()[d], i = index[d];
         if (i < -n || i >= n)
-            throw Error("set: index " + std::to_string(i) + " is out of range for dim " + std::to_string(d) +
-                        " of size " + std::to_string(n));
+            throw Error("index " + std::to_string(i) + " is out of bounds for dimension " + std::to_string(d) +
+                        " with size " + std::to_string(n));
         v = v.select(0, i);
     }
     return v;

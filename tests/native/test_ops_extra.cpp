@@ -16,6 +16,8 @@
 
 using namespace attn;
 using Catch::Contains;
+using Catch::Equals;
+using Catch::StartsWith;
 
 namespace {
 bool same_bits(const Tensor& a, const Tensor& b) {
@@ -45,7 +47,7 @@ TEST_CASE("compare: each op against a scalar loop, broadcast, bool result, never
         }
     }
     CHECK(to_string(compare(tensor({0.1, 0.2}), 0.1, Compare::Eq)) == "tensor([ True, False])");
-    CHECK_THROWS_WITH(compare(ones({2, 3}), ones({4}), Compare::Lt), Contains("compare"));
+    CHECK_THROWS_WITH(compare(ones({2, 3}), ones({4}), Compare::Lt), Equals("The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1"));
 }
 
 TEST_CASE("rsub and reciprocal: one float32 rounding each, PyTorch's grad_fn", "[ops-extra]") {
@@ -78,7 +80,7 @@ TEST_CASE("linear as a function gives nn.Linear's bits and grad_fn for 1-D, 2-D 
     CHECK(same_bits(nn::linear(x, wt), nn::linear(x, wt.contiguous())));
     CHECK_THROWS_WITH(nn::linear(x, ones({3})), Contains("linear: weight must be 2-D"));
     CHECK_THROWS_WITH(nn::linear(x, ones({2, 4}), ones({3})), Contains("linear: bias must have shape [2]"));
-    CHECK_THROWS_WITH(nn::linear(x, ones({2, 5})), Contains("in_features = 5"));
+    CHECK_THROWS_WITH(nn::linear(x, ones({2, 5})), Equals("mat1 and mat2 shapes cannot be multiplied (3x4 and 5x2)"));
 }
 
 TEST_CASE("dropout as a function draws nn.Dropout's masks under both RNG profiles", "[ops-extra]") {

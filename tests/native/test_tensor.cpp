@@ -11,6 +11,8 @@
 
 using namespace attn;
 using Catch::Contains;
+using Catch::Equals;
+using Catch::StartsWith;
 
 TEST_CASE("creation, shape and metadata", "[tensor]") {
     const Tensor t = tensor({{1, 2, 3}, {4, 5, 6}});
@@ -19,10 +21,10 @@ TEST_CASE("creation, shape and metadata", "[tensor]") {
     CHECK(t.numel() == 6);
     CHECK(t.size(-1) == 3);
     CHECK(t.size(0) == 2);
-    CHECK_THROWS_WITH(t.size(2), Contains("dim 2 is out of range"));
+    CHECK_THROWS_WITH(t.size(2), Equals("Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
     CHECK(t.stride(0) == 3);
     CHECK(t.stride(-1) == 1);
-    CHECK_THROWS_WITH(t.stride(-3), Contains("stride: dim -3 is out of range"));
+    CHECK_THROWS_WITH(t.stride(-3), Equals("Dimension out of range (expected to be in range of [-2, 1], but got -3)"));
     CHECK(zeros({2, 0}).numel() == 0);
     CHECK(ones({3}).to_vector() == std::vector<float>{1, 1, 1});
     CHECK(scalar_tensor(2.5).dim() == 0);
@@ -50,8 +52,9 @@ TEST_CASE("views share storage; in-place ops write through", "[tensor]") {
     CHECK(t[0].to_vector() == std::vector<float>{1, 2, 3, 4});
     t.set({2}, scalar_tensor(9.0));  // a 0-d value broadcasts over the row
     CHECK(t[2].to_vector() == std::vector<float>{9, 9, 9, 9});
-    CHECK_THROWS_WITH(t.set({0}, tensor({1, 2})), Contains("cannot be broadcast"));
-    CHECK_THROWS_WITH(t.set({3}, 1.0f), Contains("index 3 is out of range"));
+    CHECK_THROWS_WITH(t.set({0}, tensor({1, 2})),
+                      Equals("The size of tensor a (4) must match the size of tensor b (2) at non-singleton dimension 0"));
+    CHECK_THROWS_WITH(t.set({3}, 1.0f), Equals("index 3 is out of bounds for dimension 0 with size 3"));
     CHECK(t.at({-1, -1}) == 9.0f);
 
     t.zero_();
@@ -65,16 +68,16 @@ TEST_CASE("transpose, view, reshape, contiguous, flatten, slice", "[tensor]") {
     CHECK_FALSE(tt.is_contiguous());
     CHECK(tt.to_vector() == std::vector<float>{1, 4, 2, 5, 3, 6});
     CHECK(tt.shares_storage_with(t));
-    CHECK_THROWS_WITH(tt.view({6}), Contains("not contiguous"));
+    CHECK_THROWS_WITH(tt.view({6}), StartsWith("view size is not compatible with input tensor's size and stride"));
     CHECK(tt.contiguous().view({6}).to_vector() == std::vector<float>{1, 4, 2, 5, 3, 6});
     CHECK(tt.reshape({-1}).to_vector() == std::vector<float>{1, 4, 2, 5, 3, 6});
     CHECK(t.view({3, -1}).shape() == Shape{3, 2});
     CHECK(t.view({-1}).shares_storage_with(t));
-    CHECK_THROWS_WITH(t.view({4, -1}), Contains("is invalid for input of shape [2,3]"));
-    CHECK_THROWS_WITH(t.view({-1, -1}), Contains("only one dimension can be inferred"));
+    CHECK_THROWS_WITH(t.view({4, -1}), Equals("shape '[4, -1]' is invalid for input of size 6"));
+    CHECK_THROWS_WITH(t.view({-1, -1}), Equals("only one dimension can be inferred"));
     CHECK(t.flatten().shape() == Shape{6});
     CHECK(t.transpose(0, 1).to_vector() == tt.to_vector());
-    CHECK_THROWS_WITH(t.transpose(0, 2), Contains("dim 2 is out of range"));
+    CHECK_THROWS_WITH(t.transpose(0, 2), Equals("Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
 
     const Tensor mask = triu(ones({6, 6}), 1);
     const Tensor corner = mask.slice(0, 0, 4).slice(1, 0, 4);
@@ -98,9 +101,10 @@ TEST_CASE("broadcasting elementwise ops", "[tensor]") {
     CHECK((-m).to_vector() == std::vector<float>{-1, -2, -3, -4});
     CHECK(pow(m, 2.0).to_vector() == std::vector<float>{1, 4, 9, 16});
     CHECK(pow(m, tensor({1, 0})).to_vector() == std::vector<float>{1, 1, 3, 1});
-    CHECK_THROWS_WITH(m + tensor({1, 2, 3}), Contains("add: shapes [2,2] and [3] cannot be broadcast"));
+    CHECK_THROWS_WITH(m + tensor({1, 2, 3}),
+                      Equals("The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1"));
     Tensor acc = zeros({2});
-    CHECK_THROWS_WITH(acc.add_(m), Contains("add_"));
+    CHECK_THROWS_WITH(acc.add_(m), StartsWith("output with shape"));
 }
 
 TEST_CASE("masks: triu, tril, bool, masked_fill", "[tensor]") {
@@ -126,8 +130,9 @@ TEST_CASE("stack and cat", "[tensor]") {
     CHECK(stack({a, b}, 1).to_vector() == std::vector<float>{1, 3, 2, 4});
     CHECK(cat({a, b}).to_vector() == std::vector<float>{1, 2, 3, 4});
     CHECK(cat({stack({a, b}), stack({a, b})}, -1).shape() == Shape{2, 4});
-    CHECK_THROWS_WITH(stack({a, tensor({1, 2, 3})}), Contains("stack: tensor 1 has shape [3]"));
-    CHECK_THROWS_WITH(cat({a, b}, 1), Contains("dim 1 is out of range"));
+    CHECK_THROWS_WITH(stack({a, tensor({1, 2, 3})}),
+                      Equals("stack expects each tensor to be equal size, but got [2] at entry 0 and [3] at entry 1"));
+    CHECK_THROWS_WITH(cat({a, b}, 1), Equals("Dimension out of range (expected to be in range of [-1, 0], but got 1)"));
     CHECK_THROWS_WITH(cat({}), Contains("non-empty"));
 }
 
@@ -138,9 +143,9 @@ TEST_CASE("matmul shapes: 1-D, 2-D, batched, broadcast", "[tensor][matmul]") {
     CHECK(matmul(rand({2, 5, 4}), m).shape() == Shape{2, 5, 3});
     CHECK(matmul(rand({2, 3, 5, 4}), rand({1, 3, 4, 2})).shape() == Shape{2, 3, 5, 2});
     CHECK_THROWS_WITH(matmul(rand({6, 3}), rand({2, 3})),
-                      Contains("matmul: shapes [6,3] and [2,3] cannot be multiplied (3 != 2)"));
-    CHECK_THROWS_WITH(dot(rand({3}), rand({4})), Contains("same length"));
-    CHECK_THROWS_WITH(dot(rand({3, 1}), rand({3})), Contains("1-D"));
+                      Equals("mat1 and mat2 shapes cannot be multiplied (6x3 and 2x3)"));
+    CHECK_THROWS_WITH(dot(rand({3}), rand({4})), StartsWith("inconsistent tensor size, expected tensor [3] and src [4]"));
+    CHECK_THROWS_WITH(dot(rand({3, 1}), rand({3})), Equals("1D tensors expected, but got 2D and 1D tensors"));
     // Per-batch results equal the 2-D products, bit for bit.
     const Tensor a = rand({3, 4, 5}), b = rand({3, 5, 2});
     const Tensor c = matmul(a, b);
@@ -151,8 +156,8 @@ TEST_CASE("reductions and softmax: dims and errors", "[tensor]") {
     const Tensor t = tensor({{1, 2}, {3, 4}});
     CHECK(sum(t, 0).to_vector() == std::vector<float>{4, 6});
     CHECK(sum(t, -1, true).shape() == Shape{2, 1});
-    CHECK_THROWS_WITH(sum(t, 2), Contains("dim 2 is out of range"));
-    CHECK_THROWS_WITH(softmax(t, -3), Contains("softmax: dim -3 is out of range"));
+    CHECK_THROWS_WITH(sum(t, 2), Equals("Dimension out of range (expected to be in range of [-2, 1], but got 2)"));
+    CHECK_THROWS_WITH(softmax(t, -3), Equals("Dimension out of range (expected to be in range of [-2, 1], but got -3)"));
     const Tensor s = softmax(t, 0);
     CHECK(s.shape() == Shape{2, 2});
 }

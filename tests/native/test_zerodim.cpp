@@ -9,6 +9,8 @@
 
 using namespace attn;
 using Catch::Contains;
+using Catch::Equals;
+using Catch::StartsWith;
 
 namespace {
 // torch.dot(torch.tensor([1., 2., 3.]), torch.tensor([4., 5., 6.])): tensor(32.)
@@ -36,14 +38,14 @@ TEST_CASE("0-d: view, reshape and flatten give one element in any shape of one e
     CHECK(scalar_tensor(5.0).view({1}).to_vector() == std::vector<float>{5});
     CHECK(sum(rand({3})).view({1}).shape() == Shape{1});
     CHECK(d.flatten().shape() == Shape{1});
-    CHECK_THROWS_WITH(d.view({2}), Contains("view: shape [2] is invalid for input of shape []"));
+    CHECK_THROWS_WITH(d.view({2}), Equals("shape '[2]' is invalid for input of size 1"));
 }
 
 TEST_CASE("unsqueeze: a size-1 dim anywhere in [-(dim+1), dim]", "[zerodim]") {
     const Tensor d = dot32();
     CHECK(d.unsqueeze(0).shape() == Shape{1});
     CHECK(d.unsqueeze(-1).shape() == Shape{1});
-    CHECK_THROWS_WITH(d.unsqueeze(1), Contains("unsqueeze: dim 1 is out of range for a tensor of shape []"));
+    CHECK_THROWS_WITH(d.unsqueeze(1), Equals("Dimension out of range (expected to be in range of [-1, 0], but got 1)"));
 
     const Tensor m = tensor({{1, 2, 3}, {4, 5, 6}});
     CHECK(m.unsqueeze(0).shape() == Shape{1, 2, 3});
@@ -54,7 +56,7 @@ TEST_CASE("unsqueeze: a size-1 dim anywhere in [-(dim+1), dim]", "[zerodim]") {
     CHECK(m.unsqueeze(1).is_contiguous());
     CHECK(m.unsqueeze(1).shares_storage_with(m));
     CHECK(m.T().unsqueeze(0).to_vector() == m.T().to_vector());
-    CHECK_THROWS_WITH(m.unsqueeze(3), Contains("expected a dim in [-3, 2]"));
+    CHECK_THROWS_WITH(m.unsqueeze(3), Equals("Dimension out of range (expected to be in range of [-3, 2], but got 3)"));
     Tensor p = m.clone();
     p.set_requires_grad(true);
     CHECK(p.unsqueeze(0).grad_fn() == "UnsqueezeBackward0");
@@ -64,8 +66,8 @@ TEST_CASE("0-d: stack makes a vector, cat refuses", "[zerodim]") {
     const Tensor d = dot32();
     CHECK(stack({d, d}).shape() == Shape{2});
     CHECK(stack({d, d}, -1).to_vector() == std::vector<float>{32, 32});
-    CHECK_THROWS_WITH(stack({d, d}, 1), Contains("stack: dim 1 is out of range"));
-    CHECK_THROWS_WITH(cat({d, d}), Contains("cat: zero-dimensional tensors cannot be concatenated"));
+    CHECK_THROWS_WITH(stack({d, d}, 1), Equals("Dimension out of range (expected to be in range of [-1, 0], but got 1)"));
+    CHECK_THROWS_WITH(cat({d, d}), Equals("zero-dimensional tensor (at position 0) cannot be concatenated"));
 }
 
 TEST_CASE("0-d: broadcasting, softmax and sums", "[zerodim]") {
@@ -85,7 +87,7 @@ TEST_CASE("0-d: broadcasting, softmax and sums", "[zerodim]") {
         CHECK(sum(d, dim).item() == 32.0f);
         CHECK(sum(d, dim, true).shape() == Shape{});
     }
-    CHECK_THROWS_WITH(softmax(d, 1), Contains("softmax: dim 1 is out of range"));
+    CHECK_THROWS_WITH(softmax(d, 1), Equals("Dimension out of range (expected to be in range of [-1, 0], but got 1)"));
 }
 
 TEST_CASE("0-d: item, set, transposes, and the ops that need dims", "[zerodim]") {
@@ -95,8 +97,8 @@ TEST_CASE("0-d: item, set, transposes, and the ops that need dims", "[zerodim]")
     CHECK(d.item() == 5.0f);
     CHECK(d.T().shape() == Shape{});
     CHECK(d.transpose(0, -1).shape() == Shape{});
-    CHECK_THROWS_WITH(d[0], Contains("select: a 0-d tensor cannot be indexed"));
-    CHECK_THROWS_WITH(matmul(d, d), Contains("matmul: both arguments need to be at least 1-D"));
-    CHECK_THROWS_WITH(dot(d, d), Contains("dot: expected two 1-D tensors"));
+    CHECK_THROWS_WITH(d[0], Equals("select() cannot be applied to a 0-dim tensor."));
+    CHECK_THROWS_WITH(matmul(d, d), Equals("both arguments to matmul need to be at least 1D, but they are 0D and 0D"));
+    CHECK_THROWS_WITH(dot(d, d), Equals("1D tensors expected, but got 0D and 0D tensors"));
     CHECK_THROWS_WITH(triu(d), Contains("triu: expected a tensor with at least 2 dims"));
 }

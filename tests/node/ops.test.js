@@ -36,7 +36,7 @@ for (const [flavour, torch] of await loadBuilds()) {
 
     test('the ops marked as views share their input storage: a change through the result reaches the input', () => {
       const arguments_ = { at: [1], select: [1, 0], slice: [1, 0, 1], T: null, transpose: [0, 1], view: [4],
-        unsqueeze: [0] };
+        unsqueeze: [0], permute: [1, 0], movedim: [0, 1], squeeze: [0], expand: [3, 2, 2] };
       const views = torch.ops.filter((e) => e.view).map((e) => e.name);
       assert.deepEqual(views.sort(), Object.keys(arguments_).sort());
       for (const name of views) {

@@ -203,6 +203,8 @@ export function makeCore(wasm) {
     call: (op, ...args) => call(op, args),
     /** The export's tensor result. */
     tensor: (op, ...args) => readTensor(call(op, args), args),
+    /** The export's array of tensor results (unbind, split, chunk). */
+    tensors: (op, ...args) => Array.from(call(op, args), (address) => readTensor(address, args)),
     /** A method of a module's Embind handle, and its tensor result. */
     method: (handle, op, ...args) => call(op, args, (w) => handle[op](...w), handle),
     methodTensor: (handle, op, ...args) => readTensor(call(op, args, (w) => handle[op](...w), handle), args),

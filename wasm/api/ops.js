@@ -12,13 +12,14 @@
 //               number    a number                       probability  a number other than NaN
 //               bool      anything, as true or false     operand      a Tensor, or a number: then the export
 //                                                                     named with 'Number' (before a final _)
+//               dims      an integer or an array of them string       a string (einsum's equation)
 //             and may have a default (used when it is left out), or `absent`: the export to call with the
 //             arguments before it when it is left out (undefined or null). `says` is how messages name it
 //             (by default its name). Named arguments come last, in one object ({ rtol, atol }).
 //   core      the export of bindings.cpp that computes it (by default its name); `fixed`: values passed right
 //             after the input; `enum`: [Embind enum, value name] passed after the arguments
-//   returns   'tensor' (the default), 'value' (a number, boolean or string) or 'self' (in place: the input,
-//             whose values the core changed)
+//   returns   'tensor' (the default), 'tensors' (an array of them), 'value' (a number, boolean or string) or
+//             'self' (in place: the input, whose values the core changed)
 //   getter    true for a Tensor property rather than a method (t.T)
 //   view      true when the result always shares its input's storage
 //   notebook  what the notebook's torch makes of it: a Tensor 'method' and/or a torch 'function', under
@@ -26,7 +27,8 @@
 
 const arg = (kind) => (name, options = {}) => Object.freeze({ name, kind, ...options });
 const tensor = arg('tensor'), tensors = arg('tensors'), int = arg('int'), sizes = arg('sizes'),
-  number = arg('number'), probability = arg('probability'), bool = arg('bool'), operand = arg('operand');
+  number = arg('number'), probability = arg('probability'), bool = arg('bool'), operand = arg('operand'),
+  dims = arg('dims'), string = arg('string');
 const input = tensor('input');
 
 const METHOD = ['tensor'], FUNCTION = ['torch'], BOTH = ['tensor', 'torch'];
@@ -56,13 +58,34 @@ export const OPS = Object.freeze([
   op('at', METHOD, { args: [input, int('index')], core: 'select', fixed: [0], view: true }),
   op('select', METHOD, { args: [input, int('dim'), int('index')], view: true }),
   op('slice', METHOD, {
-    args: [input, int('dim'), int('start'), int('end', { default: Number.MAX_SAFE_INTEGER })], view: true,
+    args: [input, int('dim'), int('start'), int('end', { default: Number.MAX_SAFE_INTEGER }),
+      int('step', { default: 1 })],
+    core: 'sliceStep', view: true,
   }),
   op('T', METHOD, { getter: true, view: true }),
   op('transpose', METHOD, { args: [input, int('dim0'), int('dim1')], view: true, notebook: ['method', 'function'] }),
   op('view', METHOD, { args: [input, sizes('shape')], view: true, notebook: ['method'] }),
   op('reshape', METHOD, { args: [input, sizes('shape')], notebook: ['method'] }), // a view where the strides allow
-  op('flatten', METHOD, { notebook: ['method'] }),
+  op('flatten', BOTH, {
+    args: [input, int('startDim', { default: 0 }), int('endDim', { default: -1 })], notebook: ['method', 'function'],
+  }),
+  op('permute', BOTH, { args: [input, sizes('dims')], view: true, notebook: ['method', 'function'] }),
+  op('movedim', BOTH, { args: [input, int('source'), int('destination')], view: true, notebook: ['method', 'function'] }),
+  op('squeeze', BOTH, { args: [input, int('dim', { absent: 'squeezeAll' })], view: true, notebook: ['method', 'function'] }),
+  op('expand', METHOD, { args: [input, sizes('size')], view: true, notebook: ['method'] }),
+  op('repeat', METHOD, { args: [input, sizes('repeats')], notebook: ['method'] }),
+  // several results, each a view of the input
+  op('unbind', BOTH, { args: [input, int('dim', { default: 0 })], returns: 'tensors', notebook: ['method', 'function'] }),
+  op('chunk', BOTH, {
+    args: [input, int('chunks'), int('dim', { default: 0 })], returns: 'tensors', notebook: ['method', 'function'],
+  }),
+  op('split', BOTH, { args: [input, int('splitSize'), int('dim', { default: 0 })], returns: 'tensors' }),
+  op('splitWithSizes', BOTH, { args: [input, dims('splitSizes'), int('dim', { default: 0 })], returns: 'tensors' }),
+  // t[mask] and t[[i, j]] (copies), t[mask] = value and t[[i, j]] = value along dim (in place)
+  op('indexMask', METHOD, { args: [input, tensor('mask')] }),
+  op('indexSelect', METHOD, { args: [input, int('dim'), dims('index')] }),
+  op('indexPutMask_', METHOD, { args: [input, tensor('mask'), tensor('value')], returns: 'self' }),
+  op('indexPutRows_', METHOD, { args: [input, int('dim'), dims('index'), tensor('value')], returns: 'self' }),
   op('unsqueeze', METHOD, { args: [input, int('dim')], view: true, notebook: ['method'] }),
   op('contiguous', METHOD, { notebook: ['method'] }),
   op('clone', METHOD, { notebook: ['method'] }),
@@ -72,9 +95,50 @@ export const OPS = Object.freeze([
   op('dot', BOTH, { args: [input, tensor('other')], notebook: ['method', 'function'] }),
   op('softmax', BOTH, { args: [input, int('dim')], notebook: ['method'] }),
   op('sum', BOTH, {
-    args: [input, int('dim', { absent: 'sumAll' }), bool('keepdim', { default: false })], core: 'sumDim',
+    args: [input, dims('dim', { absent: 'sumAll' }), bool('keepdim', { default: false })], core: 'sumDims',
     notebook: ['function'],
   }),
+  // ---- reductions over dims (one, a list, or every dim when left out)
+  op('mean', BOTH, {
+    args: [input, dims('dim', { absent: 'mean' }), bool('keepdim', { default: false })], core: 'meanDims',
+    notebook: ['method', 'function'],
+  }),
+  // Bessel's correction 1 (unbiased, PyTorch's default) or 0; every dim when dim is left out
+  op('var', BOTH, {
+    args: [input, dims('dim', { default: [] }), number('correction', { default: 1 }), bool('keepdim', { default: false })],
+  }),
+  op('std', BOTH, {
+    args: [input, dims('dim', { default: [] }), number('correction', { default: 1 }), bool('keepdim', { default: false })],
+  }),
+  op('max', BOTH, { notebook: [] }), // the largest value; max(dim)'s indices are not in the core
+  op('min', BOTH, { notebook: [] }),
+  op('amax', BOTH, { args: [input, dims('dim', { default: [] }), bool('keepdim', { default: false })], notebook: ['method', 'function'] }),
+  op('amin', BOTH, { args: [input, dims('dim', { default: [] }), bool('keepdim', { default: false })], notebook: ['method', 'function'] }),
+  op('prod', BOTH, {
+    args: [input, int('dim', { absent: 'prod' }), bool('keepdim', { default: false })], core: 'prodDim',
+    notebook: ['method', 'function'],
+  }),
+  op('cumsum', BOTH, { args: [input, int('dim')], notebook: ['method', 'function'] }),
+  op('logSoftmax', BOTH, { args: [input, int('dim')], notebook: ['method', 'function'] }),
+  ...['abs', 'log', 'sqrt', 'rsqrt'].map((name) => op(name, BOTH, { notebook: ['method', 'function'] })),
+  // NaN (the default) leaves that side unbounded
+  op('clamp', BOTH, { args: [input, number('min', { default: NaN }), number('max', { default: NaN })] }),
+  op('where', FUNCTION, { args: [tensor('condition'), input, tensor('other')] }),
+  op('isclose', BOTH, {
+    args: [input, tensor('other'), number('rtol', { default: 1e-5, named: true }),
+      number('atol', { default: 1e-8, named: true })],
+  }),
+  op('equal', BOTH, { args: [input, tensor('other')], returns: 'value' }),
+  // ---- batched products
+  op('bmm', BOTH, { args: [input, tensor('mat2')], notebook: ['method', 'function'] }),
+  op('baddbmm', BOTH, {
+    args: [input, tensor('batch1'), tensor('batch2'), number('beta', { default: 1, named: true }),
+      number('alpha', { default: 1, named: true })],
+    notebook: ['method', 'function'],
+  }),
+  // 'bij,bkj->bik' over one or two tensors, lowered to permute, sum and bmm
+  op('einsum', FUNCTION, { args: [string('equation'), tensors('operands')] }),
+
   binary('add', { notebook: ['function'] }),
   binary('sub'),
   binary('mul'),

@@ -205,6 +205,13 @@ export function defineTensor(core, wasm) {
       case 'number': return number(op, says, value);
       case 'probability': return probability(op, says, value);
       case 'bool': return Boolean(value);
+      case 'dims': {
+        const list = Array.isArray(value) ? value : [value];
+        return new Sizes(list.map((d, i) => integer(op, `${says} at position ${i}`, d)));
+      }
+      case 'string':
+        if (typeof value === 'string') return value;
+        throw new AttentionError(`${op}: ${says} must be a string, got ${describe(value)}`);
       case 'operand':
         if (value instanceof Tensor) return checked(op, { kind: 'tensor', name, says }, value);
         if (typeof value === 'number') return value;
@@ -246,6 +253,7 @@ export function defineTensor(core, wasm) {
       if (enumValue !== undefined) wired.push(enumValue);
       if (entry.returns === 'value') return core.call(exported, ...wired);
       if (entry.returns === 'self') return core.inPlace(exported, ...wired);
+      if (entry.returns === 'tensors') return core.tensors(exported, ...wired).map(tensorOf);
       return tensorOf(core.tensor(exported, ...wired));
     };
   }

@@ -2,6 +2,7 @@
 // The tensor operations chapter 3 uses, with PyTorch's semantics and PyTorch's float32 bits
 // (shared/docs/torch-numerics.md gives the order of every sum, exp, softmax and matmul).
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "attn/generator.hpp"
@@ -75,5 +76,55 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);
 
 // True when every |a - b| <= atol + rtol * |b| (torch.allclose).
 bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
+
+// ================================================================ shape ops (shape_ops.cpp)
+// Views wherever PyTorch's are views: they share the input's storage.
+std::vector<Tensor> unbind(const Tensor& t, int64_t dim = 0);                  // the slices along dim
+std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim = 0);  // pieces of split_size (last smaller)
+std::vector<Tensor> split_with_sizes(const Tensor& t, const Shape& sizes, int64_t dim = 0);
+std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim = 0);   // ceil(size / chunks) each
+Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim = -1);
+Tensor squeeze(const Tensor& t);               // drops every dim of size 1
+Tensor squeeze(const Tensor& t, int64_t dim);  // drops dim if its size is 1
+Tensor expand(const Tensor& t, const Shape& sizes);  // -1 keeps a size; new leading dims allowed
+Tensor repeat(const Tensor& t, const Shape& repeats);  // a copy, tiled
+Tensor movedim(const Tensor& t, int64_t source, int64_t destination);
+Tensor slice_step(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step);  // t[start:end:step]
+// t[mask]: a bool mask over t's leading dims selects those rows (every element, 1-D, for a mask of t's shape).
+Tensor index_mask(const Tensor& t, const Tensor& mask);
+Tensor index_select(const Tensor& t, int64_t dim, const Shape& index);  // t[[i, j, ...]] along dim: a copy
+// t[mask] = value and t[[i, j, ...]] = value (along dim): in place through t's storage; value broadcasts
+// to what the index selects.
+Tensor& index_put_mask(Tensor& t, const Tensor& mask, const Tensor& value);
+Tensor& index_put_rows(Tensor& t, int64_t dim, const Shape& index, const Tensor& value);
+
+// ================================================================ math ops (math_ops.cpp)
+// Reductions over several dims at once (an empty list: every dim).
+Tensor sum_dims(const Tensor& t, const Shape& dims, bool keepdim = false);
+Tensor mean(const Tensor& t);  // sum / numel, PyTorch's CPU order
+Tensor mean_dims(const Tensor& t, const Shape& dims, bool keepdim = false);
+// Variance and standard deviation with Bessel's correction (1: unbiased, PyTorch's default), in double.
+Tensor var(const Tensor& t, const Shape& dims, double correction = 1, bool keepdim = false);
+Tensor std(const Tensor& t, const Shape& dims, double correction = 1, bool keepdim = false);
+Tensor max(const Tensor& t);  // the largest value (NaN if any), 0-d
+Tensor min(const Tensor& t);
+Tensor amax(const Tensor& t, const Shape& dims, bool keepdim = false);
+Tensor amin(const Tensor& t, const Shape& dims, bool keepdim = false);
+Tensor prod(const Tensor& t);
+Tensor prod(const Tensor& t, int64_t dim, bool keepdim = false);
+Tensor cumsum(const Tensor& t, int64_t dim);  // a running sum in double, as PyTorch's CPU kernel
+Tensor abs(const Tensor& t);
+Tensor log(const Tensor& t);
+Tensor sqrt(const Tensor& t);
+Tensor rsqrt(const Tensor& t);  // 1 / sqrt(x)
+Tensor clamp(const Tensor& t, double min, double max);  // NaN for min or max: no bound on that side
+Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
+bool equal(const Tensor& a, const Tensor& b);  // same shape and values
+Tensor log_softmax(const Tensor& t, int64_t dim);
+Tensor bmm(const Tensor& a, const Tensor& b);  // [B,n,m] @ [B,m,p]
+Tensor baddbmm(const Tensor& input, const Tensor& a, const Tensor& b, double beta = 1, double alpha = 1);
+// Two operands (or one): "bij,bkj->bik"; lowered to permute, sum, reshape and bmm as PyTorch lowers it.
+Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands);
 
 }  // namespace attn

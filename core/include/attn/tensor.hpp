@@ -21,7 +21,10 @@ inline constexpr int64_t kMaxDims = 64;
 enum class DType { Float32, Bool };
 
 const char* dtype_name(DType dtype);  // "float32" | "bool"
-std::string shape_str(const Shape& shape);  // "[6,3]", as error messages print shapes
+std::string shape_str(const Shape& shape);  // "[6,3]", as the core's own error messages print shapes
+std::string sizes_text(const Shape& shape);  // "[6, 3]", as PyTorch's messages print them
+// PyTorch's message for a dim outside [-n, n - 1].
+std::string dim_out_of_range(int64_t dim, int64_t n);
 
 class Tensor {
 public:
