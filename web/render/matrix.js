@@ -40,21 +40,25 @@ export function renderResult(result, ctx) {
     'data-values': valuesJson(flatValues(result.values)),
   });
   const scale = shape.length === 0 ? { kind: 'none' } : heatScale(result.values); // one number: no scale to read
+  const flat = flatValues(result.values);
+  const printed = printedElements(result.tensor);
+  const texts = printed && printed.length === flat.length ? printed.map(typeset) : null;
+  // the legend's numbers as the cells write them, where they are elements of the tensor
+  const written = new Map(texts ? flat.map((v, k) => [v, texts[k]]) : []);
+  const say = (v) => written.get(v) ?? fmt(v);
   fig.append(
     h(
       'figcaption',
       { class: 'result-head' },
       h('code', { class: 'result-label' }, result.label ?? result.name),
       h('span', { class: 'result-shape' }, shape.length === 0 ? 'a single number (0-d)' : `shape ${shapeText(shape)}`),
-      scaleKey(scale),
+      scaleKey(scale, say),
     ),
   );
   // The book's number for every cell (when the printout has one per cell): differing cells are marked, and
   // a toggle writes the book's numbers into the cells.
   const book = result.book ? bookCells(result.values, result.book) : null;
   if (book && ctx.openBooks?.has(`${result.name}:cells`)) fig.classList.add('show-book');
-  const printed = printedElements(result.tensor);
-  const texts = printed && printed.length === flatValues(result.values).length ? printed.map(typeset) : null;
   const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book, texts), renderBook(result, ctx, book, fig));
   fig.append(body);
   return fig;
@@ -123,25 +127,25 @@ export function farOutFence(sorted) {
 }
 
 /** The legend: the two ends of the scale, as numbers, around the colour bar, and what lies beyond it. */
-function scaleKey(scale) {
+function scaleKey(scale, say) {
   if (scale.kind === 'none') return null;
   const beyond = scale.beyond.length;
   const beyondWords = beyond
-    ? `; ${beyond === 1 ? `1 value lies beyond it (${fmt(scale.beyond[0])}) and is` : `${beyond} values lie beyond it (${[...new Set(scale.beyond)].slice(0, 4).map(fmt).join(', ')}${new Set(scale.beyond).size > 4 ? ', …' : ''}) and are`} drawn at full colour, marked ▲`
+    ? `; ${beyond === 1 ? `1 value lies beyond it (${say(scale.beyond[0])}) and is` : `${beyond} values lie beyond it (${[...new Set(scale.beyond)].slice(0, 4).map(say).join(', ')}${new Set(scale.beyond).size > 4 ? ', …' : ''}) and are`} drawn at full colour, marked ▲`
     : '';
   const words =
     (scale.kind === 'diverging'
-      ? `Colour scale: orange for negative values down to ${fmt(scale.min)}, pale at 0, blue for positive values up to ${fmt(scale.max)}`
-      : `Colour scale: pale at 0, darker blue up to ${fmt(scale.max)}`) + beyondWords;
+      ? `Colour scale: orange for negative values down to ${say(scale.min)}, pale at 0, blue for positive values up to ${say(scale.max)}`
+      : `Colour scale: pale at 0, darker blue up to ${say(scale.max)}`) + beyondWords;
   return h(
     'span',
     { class: `scale-key ${scale.kind}`, title: words },
     srOnly(`${words}.`),
-    h('span', { class: 'scale-end', 'aria-hidden': 'true' }, fmt(scale.min)),
+    h('span', { class: 'scale-end', 'aria-hidden': 'true' }, say(scale.min)),
     h('span', { class: 'scale-bar', 'aria-hidden': 'true' }),
-    h('span', { class: 'scale-end', 'aria-hidden': 'true' }, fmt(scale.max)),
+    h('span', { class: 'scale-end', 'aria-hidden': 'true' }, say(scale.max)),
     beyond
-      ? h('span', { class: 'scale-beyond', 'aria-hidden': 'true' }, `▲ ${beyond === 1 ? `${fmt(scale.beyond[0])} beyond` : `${beyond} beyond`}`)
+      ? h('span', { class: 'scale-beyond', 'aria-hidden': 'true' }, `▲ ${beyond === 1 ? `${say(scale.beyond[0])} beyond` : `${beyond} beyond`}`)
       : null,
   );
 }
