@@ -14,6 +14,7 @@ const PYTHON_FILES = {
   'torch/nn/init.py': new URL('./python/torch/nn/init.py', import.meta.url),
   'torch/nn/attention.py': new URL('./python/torch/nn/attention.py', import.meta.url),
   'torch/nn/sparse.py': new URL('./python/torch/nn/sparse.py', import.meta.url),
+  'torch/nn/normalization.py': new URL('./python/torch/nn/normalization.py', import.meta.url),
   'torch/serialization.py': new URL('./python/torch/serialization.py', import.meta.url),
   'torch/_pytorch_names.py': new URL('./python/torch/_pytorch_names.py', import.meta.url),
   // what importlib.metadata.version("torch") reads: the release this torch follows

@@ -177,4 +177,15 @@ try:
 except RuntimeError as error:
     print(error)
 # %%
+torch.manual_seed(123)
+norm = nn.LayerNorm(4)
+print(norm, nn.LayerNorm((2, 3), eps=1e-6, elementwise_affine=False))
+with torch.no_grad():
+    print(norm(out_sdpa)[0], F.layer_norm(torch.randn(2, 2, 3), (2, 3))[1])
+print([name for name, _ in norm.named_parameters()], sum(p.numel() for p in norm.parameters()))
+try:
+    norm(torch.zeros(2, 3))
+except RuntimeError as error:
+    print(error)
+# %%
 torch.zeros(2).foo

@@ -456,8 +456,9 @@ del _core
 
 from .attention import MultiheadAttention, NonDynamicallyQuantizableLinear  # noqa: E402  (they build on the above)
 from .sparse import Embedding  # noqa: E402
+from .normalization import LayerNorm  # noqa: E402
 
-__all__ += ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "Embedding", "init"]
+__all__ += ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "Embedding", "LayerNorm", "init"]
 Parameter.__module__ = "torch.nn.parameter"  # type(p) prints <class 'torch.nn.parameter.Parameter'>
 
 

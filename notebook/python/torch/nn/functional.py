@@ -57,6 +57,12 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return weights @ value
 
 
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+    from .normalization import layer_norm
+
+    return layer_norm(input, normalized_shape, weight, bias, eps)
+
+
 def __getattr__(name):
     from .. import _missing
 
