@@ -37,6 +37,27 @@ def _repeat(t, times, dim):
     return repeated.bool() if t.dtype is bool_ else repeated
 
 
+def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
+    """PyTorch's checks of the input dims: 3-D (batched) or 2-D (unbatched) query, key and value."""
+    if query.dim() not in (2, 3):
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D "
+                             "query tensor")
+    kind = "batched (3-D)" if query.dim() == 3 else "unbatched (2-D)"
+    if key.dim() != query.dim() or value.dim() != query.dim():
+        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be {query.dim()}-D but found "
+                             f"{key.dim()}-D and {value.dim()}-D tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != query.dim() - 1:
+        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or "
+                             f"{query.dim() - 1}-D but found {key_padding_mask.dim()}-D tensor instead")
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 3):
+            raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
+                                 f"{attn_mask.dim()}-D tensor instead")
+        expected = (num_heads, query.shape[0], key.shape[0])
+        if query.dim() == 2 and attn_mask.dim() == 3 and tuple(attn_mask.shape) != expected:
+            raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}")
+
+
 class MultiheadAttention(Module):
     """Multi-head attention with one packed input projection (three when kdim or vdim differ from embed_dim)."""
 
@@ -97,13 +118,7 @@ class MultiheadAttention(Module):
             if not isinstance(t, Tensor):
                 raise TypeError(f"MultiheadAttention.forward(): argument '{name}' must be Tensor, not "
                                 f"{type(t).__name__}")
-        if query.dim() not in (2, 3):
-            raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D "
-                                 "query tensor")
-        if key.dim() != query.dim() or value.dim() != query.dim():
-            raise AssertionError(f"For {'batched (3-D)' if query.dim() == 3 else 'unbatched (2-D)'} `query`, "
-                                 f"expected `key` and `value` to be {query.dim()}-D but found {key.dim()}-D and "
-                                 f"{value.dim()}-D tensors respectively")
+        _shape_check(query, key, value, key_padding_mask, attn_mask, self.num_heads)
         is_batched = query.dim() == 3
         if self.batch_first and is_batched:
             query, key, value = (t.transpose(1, 0) for t in (query, key, value))
@@ -139,6 +154,11 @@ class MultiheadAttention(Module):
         tgt_len, bsz, embed_dim = query.shape
         if embed_dim != self.embed_dim:
             raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but got {embed_dim}")
+        if self._qkv_same_embed_dim and key.shape != value.shape:
+            raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+        if not self._qkv_same_embed_dim and key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match value's "
+                                 f"{value.shape[:2]}")
         heads, head_dim = self.num_heads, self.head_dim
         q, k, v = self._project(query, key, value)
 
