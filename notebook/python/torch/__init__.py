@@ -366,8 +366,10 @@ def _no_cuda(*args, **kwargs):
     raise AssertionError("Torch not compiled with CUDA enabled")
 
 
-cuda.current_device = cuda.get_device_name = cuda.manual_seed = cuda.synchronize = _no_cuda
-cuda.manual_seed_all = lambda seed: None  # PyTorch's does nothing without CUDA
+cuda.current_device = cuda.get_device_name = cuda.synchronize = _no_cuda
+# What PyTorch without CUDA answers without complaint: seeding is queued for a CUDA that never comes.
+cuda.manual_seed = cuda.manual_seed_all = cuda.empty_cache = lambda *args: None
+cuda.memory_allocated = lambda device=None: 0
 backends.mps = _submodule("backends.mps", "Apple's Metal: not in this notebook's torch.",
                           is_available=lambda: False, is_built=lambda: False)
 backends.cuda = _submodule("backends.cuda", "CUDA: not in this notebook's torch.", is_built=lambda: False)

@@ -79,3 +79,9 @@ print(sdpa is None or sdpa(q, q, q, scale=0.0).shape == q.shape)
 embedding = nn.Embedding(10, 4, padding_idx=-1)
 print(embedding, embedding.weight[9], embedding.padding_idx)
 nn.Embedding(3, 2, padding_idx=3)
+# %%
+torch.cuda.manual_seed(1)
+torch.cuda.manual_seed_all(1)
+print(torch.cuda.is_initialized(), torch.cuda.memory_allocated(), torch.backends.mps.is_built(),
+      torch.backends.cuda.is_built())
+torch.cuda.current_device()
