@@ -3,6 +3,8 @@ of multi_head_attention_forward step by step (the path PyTorch takes while train
 in eval mode under no_grad PyTorch 1.13 may take a fused kernel whose last bits differ)."""
 import math
 
+import torch  # this package, still loading: its functions are looked up when a forward runs
+
 from .._tensor import Tensor, bool_
 from . import Linear, Module, Parameter, functional as F, init
 
@@ -11,29 +13,22 @@ class NonDynamicallyQuantizableLinear(Linear):
     """MultiheadAttention's out_proj: an nn.Linear under the name PyTorch prints."""
 
 
-def _torch():
-    import torch
-
-    return torch
-
-
 def _batched_matmul(a, b, bias=None):
     """torch.bmm(a, b), which is what matmul computes for two 3-D tensors, or torch.baddbmm(bias, a, b)."""
     if bias is None:
         return a @ b
-    torch = _torch()
     return torch.baddbmm(bias, a, b) if hasattr(torch, "baddbmm") else a @ b + bias
 
 
 def _pad_column(mask):
     """pad(mask, (0, 1)): one more column of zeros (False for a bool mask)."""
-    padded = _torch().cat([mask, _torch().zeros(*mask.shape[:-1], 1)], dim=-1)
+    padded = torch.cat([mask, torch.zeros(*mask.shape[:-1], 1)], dim=-1)
     return padded.bool() if mask.dtype is bool_ else padded
 
 
 def _repeat(t, times, dim):
     """t repeated along dim, keeping a bool mask bool (the core's cat makes float32)."""
-    repeated = _torch().cat([t] * times, dim=dim)
+    repeated = torch.cat([t] * times, dim=dim)
     return repeated.bool() if t.dtype is bool_ else repeated
 
 
@@ -64,7 +59,6 @@ class MultiheadAttention(Module):
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
         super().__init__()
-        torch = _torch()
         self.embed_dim = embed_dim
         self.kdim = kdim if kdim is not None else embed_dim
         self.vdim = vdim if vdim is not None else embed_dim
@@ -146,7 +140,6 @@ class MultiheadAttention(Module):
 
     def _attend(self, query, key, value, key_padding_mask, need_weights, attn_mask, average_attn_weights,
                 is_batched):
-        torch = _torch()
         if not is_batched:
             query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
             if key_padding_mask is not None:

@@ -5,6 +5,8 @@ the biased variance PyTorch uses. PyTorch's CPU kernel sums in another order, so
 print precision rather than bit for bit."""
 import numbers
 
+import torch  # this package, still loading: used when a layer runs
+
 from .._tensor import Tensor
 from . import Module, Parameter
 
@@ -12,8 +14,6 @@ from . import Module, Parameter
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-05, elementwise_affine=True, device=None, dtype=None):
         super().__init__()
-        import torch
-
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(int(s) for s in normalized_shape)

@@ -1,4 +1,6 @@
 """nn.Embedding: a lookup table of num_embeddings rows, drawn by nn.init.normal_ as PyTorch 1.13 draws it."""
+import torch  # this package, still loading: used when a layer runs
+
 from .._tensor import Tensor
 from . import Module, Parameter, init
 
@@ -9,8 +11,6 @@ class Embedding(Module):
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, sparse=False, _weight=None, device=None, dtype=None):
         super().__init__()
-        import torch
-
         if max_norm is not None:
             raise ValueError("Embedding(max_norm=...) is not in this notebook's PyTorch yet")
         self.num_embeddings = num_embeddings
@@ -36,8 +36,6 @@ class Embedding(Module):
     def reset_parameters(self):
         init.normal_(self.weight)
         if self.padding_idx is not None:
-            import torch
-
             with torch.no_grad():
                 self.weight[self.padding_idx].fill_(0)
 
@@ -55,8 +53,6 @@ class Embedding(Module):
 
 def embedding(input, weight, padding_idx=None):
     """weight's rows for an integer index tensor, in the index tensor's shape plus one dim."""
-    import torch
-
     if not isinstance(input, Tensor):
         raise TypeError(f"embedding(): argument 'indices' must be Tensor, not {type(input).__name__}")
     if input.dtype.is_floating_point or input.dtype is torch.bool:
