@@ -118,6 +118,11 @@ print(weights.shape, weights[0, 1])
 print(out[0, 0].tolist())
 out, none = mha_torch(inputs, inputs, inputs, need_weights=False, attn_mask=torch.zeros(6, 6) - torch.ones(6, 6).triu(1) * 1e9)
 print(none, out[0])
+mha_torch.eval()
+with torch.no_grad():  # PyTorch takes its fused kernel here: the same numbers to the last bit or so
+    out_eval, weights_eval = mha_torch(inputs, inputs, inputs)
+print(out_eval[1], weights_eval[0], out_eval.requires_grad)
+mha_torch.train()
 # %%
 torch.manual_seed(2)
 cross = nn.MultiheadAttention(4, 4, dropout=0.1, bias=False, add_bias_kv=True, add_zero_attn=True, kdim=3, vdim=5)
