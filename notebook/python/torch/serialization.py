@@ -39,6 +39,7 @@ def _encode(obj, path):
 
 def _decode(data):
     import torch
+    from .nn import _StateDict  # an OrderedDict that prints as state_dict()'s does
 
     if isinstance(data, list):
         return [_decode(item) for item in data]
@@ -58,7 +59,7 @@ def _decode(data):
     if "__tuple__" in data:
         return tuple(_decode(item) for item in data["__tuple__"])
     items = [(key, _decode(value)) for key, value in data["__dict__"]]
-    return OrderedDict(items) if data["ordered"] else dict(items)
+    return _StateDict(items) if data["ordered"] else dict(items)
 
 
 def save(obj, f):

@@ -159,6 +159,27 @@ except RuntimeError as error:
 os.remove("mha.pt")
 os.remove("checkpoint.pt")
 # %%
+import io
+
+torch.manual_seed(0)
+obj = {"scalar": torch.tensor(2.5), "mask": torch.ones(2, 2).bool(), "empty": torch.zeros(0, 3),
+       "nested": [torch.rand(2), (1, "two", None, 0.5, True)], "param": nn.Parameter(torch.ones(2)),
+       "grad": torch.ones(3).requires_grad_()}
+torch.save(obj, "obj.pt")
+back = torch.load("obj.pt")
+os.remove("obj.pt")
+print(back["scalar"], back["mask"], back["empty"], back["nested"], back["param"], back["grad"])
+print(type(back["param"]), back["empty"].shape, back["scalar"].shape, torch.equal(back["nested"][0], obj["nested"][0]))
+buffer = io.BytesIO()
+torch.save(nn.Linear(2, 1).state_dict(), buffer)
+buffer.seek(0)
+print(torch.load(buffer))
+with open("linear.pt", "wb") as f:
+    torch.save([torch.ones(2, 2).triu()], f)
+with open("linear.pt", "rb") as f:
+    print(torch.load(f, map_location="cpu"))
+os.remove("linear.pt")
+# %%
 torch.manual_seed(7)
 model = nn.Sequential(nn.Linear(3, 4), nn.Dropout(0.5), nn.Linear(4, 2))
 
