@@ -373,6 +373,9 @@ cuda.memory_allocated = lambda device=None: 0
 backends.mps = _submodule("backends.mps", "Apple's Metal: not in this notebook's torch.",
                           is_available=lambda: False, is_built=lambda: False)
 backends.cuda = _submodule("backends.cuda", "CUDA: not in this notebook's torch.", is_built=lambda: False)
+# cuDNN's switches, which seeded notebooks often set: settable here too, with nothing to switch.
+backends.cudnn = _submodule("backends.cudnn", "cuDNN: not in this notebook's torch.", is_available=lambda: False,
+                            version=lambda: None, enabled=True, deterministic=False, benchmark=False)
 
 
 # ---------------------------------------------------------------- saving: this notebook's own file format

@@ -84,4 +84,8 @@ torch.cuda.manual_seed(1)
 torch.cuda.manual_seed_all(1)
 print(torch.cuda.is_initialized(), torch.cuda.memory_allocated(), torch.backends.mps.is_built(),
       torch.backends.cuda.is_built())
+torch.backends.cudnn.deterministic = True
+torch.backends.cudnn.benchmark = False
+print(torch.backends.cudnn.is_available(), torch.backends.cudnn.enabled, torch.backends.cudnn.deterministic,
+      torch.backends.cudnn.version())
 torch.cuda.current_device()
