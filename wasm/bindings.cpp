@@ -159,7 +159,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("mean", &Js<&attn::mean>::call);
     function("meanDims", &Js<&attn::mean_dims>::call);
     function("var", &Js<&attn::var>::call);
-    function("std", &Js<&attn::std>::call);
+    function("std", &Js<&attn::std_dev>::call);
     function("max", &Js<&attn::max>::call);
     function("min", &Js<&attn::min>::call);
     function("amax", &Js<&attn::amax>::call);

@@ -86,8 +86,22 @@ Tensor sum_dims(const Tensor& t, const Shape& dims, bool keepdim) {
     const std::vector<bool> reduced = reduced_dims(t, dims);
     const int64_t count = std::count(reduced.begin(), reduced.end(), true);
     if (count == 1 && !dims.empty()) return sum(t, dims[0], keepdim);
-    // Every dim: sum's memory-order reduction; several dims: one row per kept position.
-    Tensor out = count == t.dim() ? sum(t) : sum(as_rows(t, reduced), 1);
+    Tensor out;
+    if (count == t.dim()) {
+        out = sum(t);  // every dim: sum's memory-order reduction
+    } else {
+        // Neighbouring dims of one kind merge into one, as PyTorch's iterator merges them: when the reduced
+        // dims make one run, that is sum over one dim, with its order; otherwise one row per kept position.
+        Shape merged;
+        std::vector<bool> merged_reduced;
+        for (size_t i = 0; i < reduced.size(); ++i) {
+            if (!merged.empty() && merged_reduced.back() == reduced[i]) merged.back() *= t.shape()[i];
+            else merged.push_back(t.shape()[i]), merged_reduced.push_back(reduced[i]);
+        }
+        const int64_t runs = std::count(merged_reduced.begin(), merged_reduced.end(), true);
+        const int64_t run = std::find(merged_reduced.begin(), merged_reduced.end(), true) - merged_reduced.begin();
+        out = runs == 1 ? sum(t.contiguous().view(merged), run) : sum(as_rows(t, reduced), 1);
+    }
     return out.reshape(reduced_shape(t, reduced, keepdim)).record("SumBackward1", {&t});
 }
 
@@ -143,7 +157,7 @@ Tensor var_or_std(const Tensor& t, const Shape& dims, double correction, bool ke
 Tensor var(const Tensor& t, const Shape& dims, double correction, bool keepdim) {
     return var_or_std(t, dims, correction, keepdim, false);
 }
-Tensor std(const Tensor& t, const Shape& dims, double correction, bool keepdim) {
+Tensor std_dev(const Tensor& t, const Shape& dims, double correction, bool keepdim) {
     return var_or_std(t, dims, correction, keepdim, true);
 }
 
@@ -308,17 +322,23 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 
 Tensor baddbmm(const Tensor& input, const Tensor& a, const Tensor& b, double beta, double alpha) {
     check_bmm(a, b);
-    const Tensor products = matmul(a, b);
-    const Tensor base = expand(input, products.shape());
-    // As PyTorch's batched kernel: beta * input + alpha * (a @ b), each rounded to float32; beta 0 ignores input.
+    const int64_t batches = a.size(0), M = a.size(1), K = a.size(2), N = b.size(2);
+    const Shape shape{batches, M, N};
+    std::vector<float> c = expand(input, shape).contiguous().to_vector();
+    const std::vector<float> va = a.contiguous().to_vector(), vb = b.contiguous().to_vector();
+    // BLAS's gemm order, as PyTorch's CPU baddbmm: C = beta * C (0 when beta is 0, input unread), then
+    // C += (alpha * b_kj) * a_ik for k = 0, 1, ..., each product and sum rounded to float32.
     const float be = static_cast<float>(beta), al = static_cast<float>(alpha);
-    std::vector<float> p = products.to_vector();
-    const std::vector<float> in = base.to_vector();
-    for (size_t i = 0; i < p.size(); ++i) {
-        const float scaled = al * p[i];
-        p[i] = be == 0.0f ? scaled : in[i] * be + scaled;
-    }
-    return Tensor::from_vector(products.shape(), std::move(p)).record("BaddbmmBackward0", {&input, &a, &b});
+    for (int64_t n = 0; n < batches; ++n)
+        for (int64_t i = 0; i < M; ++i)
+            for (int64_t j = 0; j < N; ++j) {
+                float& out = c[size_t((n * M + i) * N + j)];
+                if (be == 0.0f) out = 0.0f;
+                else if (be != 1.0f) out = be * out;
+                for (int64_t k = 0; k < K; ++k)
+                    out += (al * vb[size_t((n * K + k) * N + j)]) * va[size_t((n * M + i) * K + k)];
+            }
+    return Tensor::from_vector(shape, std::move(c)).record("BaddbmmBackward0", {&input, &a, &b});
 }
 
 // ---------------------------------------------------------------- einsum

@@ -244,15 +244,24 @@ Tensor index_select(const Tensor& t, int64_t dim, const Shape& index) {
     return out.record("IndexBackward0", {&t});
 }
 
+// An assigned value must broadcast to what the index selects (PyTorch's message when it does not).
+static void check_put(const Tensor& value, const Shape& selected) {
+    bool fits = value.dim() <= static_cast<int64_t>(selected.size());
+    for (int64_t i = 1; fits && i <= value.dim(); ++i) {
+        const int64_t v = value.shape()[size_t(value.dim() - i)], s = selected[selected.size() - size_t(i)];
+        fits = v == s || v == 1;
+    }
+    if (!fits)
+        throw Error("shape mismatch: value tensor of shape " + sizes_text(value.shape()) +
+                    " cannot be broadcast to indexing result of shape " + sizes_text(selected));
+}
+
 Tensor& index_put_mask(Tensor& t, const Tensor& mask, const Tensor& value) {
     check_mask(t, mask);
     const std::vector<int64_t> rows = selected_rows(mask);
     Shape result_shape{static_cast<int64_t>(rows.size())};
     result_shape.insert(result_shape.end(), t.shape().begin() + mask.dim(), t.shape().end());
-    const Shape b = broadcast_shapes(result_shape, value.shape(), "index_put_");
-    if (b != result_shape)
-        throw Error("shape mismatch: value tensor of shape " + sizes_text(value.shape()) +
-                    " cannot be broadcast to indexing result of shape " + sizes_text(result_shape));
+    check_put(value, result_shape);
     const Tensor values = expand(value, result_shape).contiguous();  // read before any write
     for (size_t k = 0; k < rows.size(); ++k) {
         // The selected position as an index into the mask's dims, selected one dim at a time (t may be a view).
@@ -273,10 +282,7 @@ Tensor& index_put_rows(Tensor& t, int64_t dim, const Shape& index, const Tensor&
     const int64_t d = wrap(dim, t.dim()), n = t.size(d);
     Shape result_shape = t.shape();
     result_shape[static_cast<size_t>(d)] = static_cast<int64_t>(index.size());
-    const Shape b = broadcast_shapes(result_shape, value.shape(), "index_put_");
-    if (b != result_shape)
-        throw Error("shape mismatch: value tensor of shape " + sizes_text(value.shape()) +
-                    " cannot be broadcast to indexing result of shape " + sizes_text(result_shape));
+    check_put(value, result_shape);
     for (int64_t i : index)
         if (i < -n || i >= n)
             throw Error("index " + std::to_string(i) + " is out of bounds for dimension " + std::to_string(d) +

@@ -105,7 +105,7 @@ Tensor mean(const Tensor& t);  // sum / numel, PyTorch's CPU order
 Tensor mean_dims(const Tensor& t, const Shape& dims, bool keepdim = false);
 // Variance and standard deviation with Bessel's correction (1: unbiased, PyTorch's default), in double.
 Tensor var(const Tensor& t, const Shape& dims, double correction = 1, bool keepdim = false);
-Tensor std(const Tensor& t, const Shape& dims, double correction = 1, bool keepdim = false);
+Tensor std_dev(const Tensor& t, const Shape& dims, double correction = 1, bool keepdim = false);  // torch.std
 Tensor max(const Tensor& t);  // the largest value (NaN if any), 0-d
 Tensor min(const Tensor& t);
 Tensor amax(const Tensor& t, const Shape& dims, bool keepdim = false);
