@@ -49,7 +49,8 @@ const storageHex = (t, transposed) => hexOf(transposed ? t.T : t).join(' ');
 for (const [flavour, torch] of await loadBuilds()) {
   describe(`uniform_ and normal_ (${flavour})`, () => {
     for (const { seed, calls, hex } of golden.cases) {
-      const name = calls.map((c) => `${c.op}(${c.shape}${c.transposed ? ', transposed' : ''}${c.args ? `; ${c.args}` : ''})`);
+      const name = calls.map((c) =>
+        `${c.op}(${c.shape}${c.transposed ? ', transposed' : ''}${c.args ? `; ${c.args}` : ''})`);
       test(`seed ${seed}: ${name.join(', ')}`, () => {
         torch.manualSeed(seed);
         calls.forEach((call, i) => {

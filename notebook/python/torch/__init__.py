@@ -271,6 +271,7 @@ backends.mkl = _submodule("backends.mkl", "Intel MKL: in this notebook, whether 
 # ---------------------------------------------------------------- devices: the CPU only, as in a build without CUDA
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, ort, xla, lazy, vulkan, mps, "
                  "meta, hpu, privateuseone")
+_DEVICE_NAMES = _DEVICE_TYPES.split(", ")
 
 
 class device:
@@ -282,9 +283,10 @@ class device:
         if isinstance(type, numbers.Integral) and not isinstance(type, _builtin_bool):
             type, index = "cuda", int(type)  # a bare index names a CUDA device, as in PyTorch
         if not isinstance(type, str):
-            raise TypeError(f"device() received an invalid combination of arguments - got ({builtins.type(type).__name__})")
+            raise TypeError("device() received an invalid combination of arguments - got "
+                            f"({builtins.type(type).__name__})")
         name, _, number = type.partition(":")
-        if name not in _DEVICE_TYPES.split(", "):
+        if name not in _DEVICE_NAMES:
             raise RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device string: {type}")
         if number:
             if not number.isdigit() or index is not None:
@@ -293,7 +295,8 @@ class device:
         self.type, self.index = name, index
 
     def __repr__(self):
-        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
+        index = "" if self.index is None else f", index={self.index}"
+        return f"device(type='{self.type}'{index})"
 
     def __str__(self):
         return self.type if self.index is None else f"{self.type}:{self.index}"
@@ -321,7 +324,7 @@ def _cpu_only(target):
 
 
 def _is_device(value):
-    return isinstance(value, device) or (isinstance(value, str) and value.partition(":")[0] in _DEVICE_TYPES.split(", "))
+    return isinstance(value, device) or (isinstance(value, str) and value.partition(":")[0] in _DEVICE_NAMES)
 
 
 def _tensor_to(to_dtype):
@@ -382,15 +385,18 @@ backends.cudnn = _submodule("backends.cudnn", "cuDNN: not in this notebook's tor
 from .serialization import load, save  # noqa: E402
 
 
+_QUALIFIED = {"torch": "torch", "Tensor": "torch.Tensor", "Module": "torch.nn.Module"}  # the rest: torch.<space>
+
+
 def _missing(space, name, owner):
     """The AttributeError for owner.name: PyTorch's own message for a name PyTorch does not have either, and
     one that says so for a name of PyTorch 1.13's that this notebook's torch does not have yet."""
     from ._pytorch_names import NAMES
 
     if name in NAMES[space]:
-        qualified = {"Tensor": "torch.Tensor", "Module": "torch.nn.Module"}.get(space, f"torch.{space}")
-        return AttributeError(f"{qualified.replace('torch.torch', 'torch')}.{name} is not in this notebook's PyTorch "
-                              "yet: it has the part of PyTorch 1.13 that chapter 3 and learners' notebooks around it use")
+        qualified = _QUALIFIED.get(space, f"torch.{space}")
+        return AttributeError(f"{qualified}.{name} is not in this notebook's PyTorch yet: it has the part of PyTorch "
+                              "1.13 that chapter 3 and learners' notebooks around it use")
     return AttributeError(f"{owner} has no attribute '{name}'")
 
 

@@ -247,9 +247,9 @@ class Module:
         self._load_local(state_dict, "", strict, missing, unexpected, errors)
         if strict:
             if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
+                errors.insert(0, f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")
             if missing:
-                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+                errors.insert(0, f"Missing key(s) in state_dict: {_quoted(missing)}. ")
         if errors:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__,
                                                                                    "\n\t".join(errors)))
@@ -320,6 +320,10 @@ class _StateDict(OrderedDict):
 
 _StateDict.__name__ = _StateDict.__qualname__ = "OrderedDict"
 _StateDict.__module__ = "collections"
+
+
+def _quoted(keys):
+    return ", ".join(f'"{key}"' for key in keys)
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
