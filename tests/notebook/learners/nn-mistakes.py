@@ -66,6 +66,8 @@ class WithBuffers(nn.Module):
 
 m = WithBuffers()
 print(list(m.state_dict()), [n for n, _ in m.named_buffers()], len(list(m.parameters())))
+print(type(linear), type(linear.weight), type(nn.MultiheadAttention(2, 1).out_proj), type(m.inner))
+print(type(nn.MultiheadAttention(2, 1)), type(nn.Embedding(2, 2)), type(nn.LayerNorm(2)), type(nn.Dropout()), type(m))
 # %%
 try:
     torch.load("no-such-file.pt")

@@ -463,7 +463,16 @@ from .sparse import Embedding  # noqa: E402
 from .normalization import LayerNorm  # noqa: E402
 
 __all__ += ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "Embedding", "LayerNorm", "init"]
-Parameter.__module__ = "torch.nn.parameter"  # type(p) prints <class 'torch.nn.parameter.Parameter'>
+
+# Where PyTorch defines each class, so that type(m) prints as PyTorch's: <class 'torch.nn.modules.linear.Linear'>.
+Parameter.__module__ = "torch.nn.parameter"
+for _module, _classes in {"module": [Module], "linear": [Linear, Identity, NonDynamicallyQuantizableLinear],
+                          "dropout": [Dropout], "container": [ModuleList, Sequential],
+                          "activation": [MultiheadAttention], "sparse": [Embedding],
+                          "normalization": [LayerNorm]}.items():
+    for _class in _classes:
+        _class.__module__ = f"torch.nn.modules.{_module}"
+del _module, _classes, _class
 
 
 def __getattr__(name):
