@@ -41,26 +41,28 @@ const unflatten = (flat, dims) => {
 };
 
 /**
- * The best part of `result` against `paste` (from parsePrinted): { at, equal, total, first } where `at` is the
- * index prefix of the part ([] for the whole), and `first` the first cell that differs, { index, yours, ours },
- * or null. Null when no part has the paste's shape.
+ * The best part of `result` against `paste` (from parsePrinted): { at, equal, total, first, matches } where `at`
+ * is the index prefix of the part ([] for the whole), `first` the first cell that differs, { index, yours, ours },
+ * or null, and `matches` whether each pasted number is equal (null for a torch.Size). Null when no part has the paste's shape.
  */
 export function compareResult(result, paste) {
   if (!result?.shape) return null;
   const parts = partsOfShape(result.shape, paste.shape);
   if (parts.length === 0) return null;
-  if (paste.kind === 'size') return { at: [], equal: 1, total: 1, first: null };
+  if (paste.kind === 'size') return { at: [], equal: 1, total: 1, first: null, matches: null };
   const flat = result.shape.length === 0 ? [result.values] : result.values.flat(Infinity);
   let best = null;
   for (const part of parts) {
     let equal = 0;
     let first = null;
+    const matches = [];
     for (let i = 0; i < part.size; i++) {
       const ours = Number(flat[part.start + i]);
-      if (printsAs(ours, paste.numbers[i])) equal++;
+      matches.push(printsAs(ours, paste.numbers[i]));
+      if (matches[i]) equal++;
       else first ??= { index: [...part.at, ...unflatten(i, part.inner)], yours: paste.numbers[i].text, ours };
     }
-    if (!best || equal > best.equal) best = { at: part.at, equal, total: part.size, first };
+    if (!best || equal > best.equal) best = { at: part.at, equal, total: part.size, first, matches };
     if (equal === part.size) break;
   }
   return best;

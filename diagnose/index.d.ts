@@ -28,6 +28,8 @@ export interface Answer {
   cells: { equal: number; total: number };
   /** for the nearest answer: the first cell that differs, with what was pasted and what the result holds */
   firstDifference: { index: number[]; yours: string; ours: number } | null;
+  /** whether each pasted number, in order, is equal to the result's (null for a torch.Size) */
+  matches: boolean[] | null;
 }
 
 /** Page settings by the keys of the page's state (web/state.js SETTINGS), each optional. */

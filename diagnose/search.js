@@ -65,6 +65,7 @@ function searchIn(run, settings, paste, targets) {
         changes: [...changes, ...(t.change ? [t.change] : [])].map(publicChange),
         cells: { equal: cmp.equal, total: cmp.total },
         firstDifference: cmp.first,
+        matches: cmp.matches,
       };
       if (cmp.equal === cmp.total) exact.push(answer);
       else if (!nearest || cmp.equal / cmp.total > nearest.cells.equal / nearest.cells.total) nearest = answer;

@@ -17,6 +17,7 @@ import { theQuery } from '../steps/words.js';
 import { renderEquivalence } from './equivalence.js';
 import { renderLayout } from './layout.js';
 import { renderMistakes } from './mistake.js';
+import { renderDiagnose } from './diagnose.js';
 import { CONTROLS } from './settings.js';
 import { cellsForStep, scriptForStep } from '../notebook/chapter-cells.js';
 import { notebookHash } from '../notebook/share.js';
@@ -119,6 +120,7 @@ export function renderStep(step, view) {
       ),
     );
   }
+  if (shown.length) append(article, renderDiagnose(step, settings));
   // a chosen query past the last word: the last word stands in, and the step says so
   const n = settings.tokens.length;
   if (step.query && settings.query > n) {
