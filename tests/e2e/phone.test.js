@@ -1,4 +1,5 @@
-// The page on a 390 x 844 phone: every step's first numbers above the step bar without scrolling, tables that
+// The page on a 390 x 844 phone: every step's first numbers (or, on a step that asks first, its question) above
+// the step bar without scrolling, tables that
 // fit their box or say that they scroll, the settings drawer (at most half the screen, its header above its
 // content when scrolled) and the take-apart sheet (a Close button, touch wording), axe-core clean.
 import { test } from 'node:test';
@@ -28,6 +29,10 @@ function firstScreen(sel) {
   const step = document.querySelector(sel);
   const shown = (el) => el.getClientRects().length > 0;
   const num = [...step.querySelectorAll('[data-tensor] td.cell .num, [data-tensor] .value')].find(shown);
+  // an exercise or a prediction posed before the numbers: then it is what the first screen must show
+  const ask = [...step.querySelectorAll('section[data-exercise], section[data-predict]')].find(
+    (el) => shown(el) && (!num || el.compareDocumentPosition(num) & Node.DOCUMENT_POSITION_FOLLOWING),
+  );
   const boxes = [...step.querySelectorAll('.matrix-box')].filter(shown).map((box) => {
     const hint = box.querySelector('.scroll-hint');
     return {
@@ -40,24 +45,30 @@ function firstScreen(sel) {
   });
   return {
     num: num ? { text: num.textContent, bottom: num.getBoundingClientRect().bottom } : null,
+    ask: ask ? { what: ask.dataset.exercise ?? ask.dataset.predict, top: ask.getBoundingClientRect().top } : null,
     bar: document.querySelector('.step-nav').getBoundingClientRect().top,
     pageScrolls: document.documentElement.scrollWidth > innerWidth,
     boxes,
   };
 }
 
-test('390 x 844: every step shows its first number above the step bar, and every wide table says it scrolls', async () => {
+test('390 x 844: every step shows its first number (or the question it asks first) above the step bar, and every wide table says it scrolls', async () => {
   const page = await newPage(env.browser, PHONE);
   await openAt(page, env.base, STEPS[0].id);
   const off = [];
   const tables = [];
+  const asking = [];
   let scrolling = 0;
   for (const step of STEPS) {
     await page.evaluate((hash) => (location.hash = hash), formatHash(step.id, bookSettings()));
     await waitForStep(page, step.id);
     await page.evaluate(() => window.scrollTo(0, 0));
     const seen = await page.evaluate(firstScreen, stepSelector(step.id));
-    if (!seen.num || seen.num.bottom > seen.bar) off.push(`${step.id}: first number ${JSON.stringify(seen.num)}, step bar at ${seen.bar}`);
+    // a question: at least its title and first lines (120 px) above the bar
+    if (seen.ask) asking.push(step.id);
+    if (seen.ask ? seen.ask.top > seen.bar - 120 : !seen.num || seen.num.bottom > seen.bar) {
+      off.push(`${step.id}: first number ${JSON.stringify(seen.num)}, question ${JSON.stringify(seen.ask)}, step bar at ${seen.bar}`);
+    }
     if (seen.pageScrolls) tables.push(`${step.id}: the page scrolls sideways`);
     for (const box of seen.boxes) {
       if (box.widerThanStep) tables.push(`${step.id}: a table box wider than the step`);
@@ -69,7 +80,8 @@ test('390 x 844: every step shows its first number above the step bar, and every
   assert.deepEqual(off, []);
   assert.deepEqual(tables, []);
   assert.ok(scrolling > 0, 'some book tables are wider than a phone (the cue is exercised)');
-  console.log(`${STEPS.length} steps; ${scrolling} tables scroll inside their box`);
+  assert.ok(asking.length < STEPS.length / 4, `most steps show numbers first (asking first: ${asking})`);
+  console.log(`${STEPS.length} steps (asking first: ${asking.join(', ') || 'none'}); ${scrolling} tables scroll inside their box`);
   assertNoProblems(page);
   await closePage(page);
 });
