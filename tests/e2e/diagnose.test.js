@@ -35,6 +35,7 @@ test('a printout under another seed is named, its cells marked, and one click sw
   assert.equal(await answer.locator('.diagnose-cells .is-equal').count(), 12);
   assert.equal(await answer.locator('.diagnose-cells .is-different').count(), 0);
   assert.equal(await answer.getAttribute('aria-live'), 'polite');
+  assert.doesNotMatch(await answer.textContent(), /\bnull\b|undefined/);
 
   await answer.getByRole('button', { name: 'Use these settings' }).click();
   await page.waitForFunction(() => location.hash.includes('seedV2=42'));

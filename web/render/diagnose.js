@@ -93,7 +93,7 @@ export function renderDiagnose(step, settings) {
     const { answers, error } = await search({ printed: field.value, settings: { ...settings }, step: null });
     button.disabled = false;
     if (error) answer.replaceChildren(h('p', { class: 'notice is-error' }, error.message));
-    else answer.replaceChildren(...renderAnswers(answers, field.value, settings, step, performance.now() - started));
+    else answer.replaceChildren(...renderAnswers(answers, field.value, settings, step, performance.now() - started).filter(Boolean));
   });
   return box;
 }
