@@ -204,7 +204,31 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def equal(input, other):
-    return input.shape == other.shape and (input != other).float().sum().item() == 0
+    return _input(input, "equal").equal(other)
+
+
+def where(condition, input, other):
+    """condition ? input : other, element-wise; a Python number is a 0-d tensor here."""
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
+
+    def operand(value, name):
+        if isinstance(value, Tensor):
+            return value._t
+        if isinstance(value, numbers.Real):
+            return call(api.tensor, builtins.float(value))
+        raise TypeError(f"where(): argument '{name}' must be Tensor, not {type(value).__name__}")
+
+    return wrap(call(api.where, condition._t, operand(input, "input"), operand(other, "other")))
+
+
+def einsum(equation, *operands):
+    """Einstein summation over one or two tensors ('bij,bkj->bik'), lowered to permute, sum and bmm as PyTorch's."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum(): argument 'equation' must be str, not {type(equation).__name__}")
+    return wrap(call(api.einsum, equation, _core.to_js([_tensor_arg(t, "einsum") for t in operands])))
 
 
 def is_tensor(obj):

@@ -255,13 +255,19 @@ class Tensor:
 
     # ------------------------------------------------------------ indexing
     def _index(self, key):
-        """The view that self[key] names: ints select, slices slice, None adds a dim, ... skips dims."""
+        """What self[key] names: the view that its ints (select), slices (slice, with a step), None (a new dim)
+        and ... (the dims between) make, and the one advanced index that follows on it: (dim, list of ints) for
+        a list or an index tensor, or (0, bool tensor) for a mask; None when there is none."""
         if not isinstance(key, tuple):
             key = (key,)
+        if any(isinstance(k, Tensor) and k.dtype is bool_ for k in key):
+            if len(key) != 1:
+                raise IndexError("this notebook's torch takes a bool mask as the only index: t[mask]")
+            return self._t, (0, key[0]._t)
         consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
         if consumed > self.dim():
             raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
-        js, d = self._t, 0
+        js, d, advanced = self._t, 0, None
         for k in key:
             if k is Ellipsis:
                 d += self.dim() - consumed
@@ -270,14 +276,23 @@ class Tensor:
                 d += 1
             elif isinstance(k, slice):
                 size = js.shape.to_py()[d]
+                if k.step is not None and k.step <= 0:
+                    raise ValueError("slice step cannot be zero" if k.step == 0 else "step must be greater than zero")
                 start, stop, step = k.indices(size)
-                if step != 1:
-                    raise ValueError("slicing with a step other than 1 is not available in this notebook's torch")
-                if not (start == 0 and stop >= size):  # a full slice is the tensor itself, as in PyTorch
-                    js = call(js.slice, d, start, max(start, stop))
+                if not (start == 0 and stop >= size and step == 1):  # a full slice is the tensor itself
+                    js = call(js.slice, d, start, max(start, stop), step)
                 d += 1
-            elif isinstance(k, Tensor) and k.dim() == 0 and k.dtype is not bool_:
-                raise IndexError("tensors used as indices must be long, byte or bool tensors")
+            elif isinstance(k, (list, Tensor)):
+                if isinstance(k, Tensor) and k.dtype.is_floating_point:
+                    raise IndexError("tensors used as indices must be long, byte or bool tensors")
+                if advanced is not None:
+                    raise IndexError("this notebook's torch takes one list or index tensor per index")
+                rows = k.tolist() if isinstance(k, Tensor) else k
+                if not isinstance(rows, list) or not all(
+                        isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in rows):
+                    raise IndexError("this notebook's torch takes a flat list of ints as an index, as in t[[0, 2]]")
+                advanced = (d, rows)
+                d += 1
             elif isinstance(k, numbers.Integral) and not isinstance(k, bool):
                 size = js.shape.to_py()[d]
                 if not -size <= k < size:
@@ -285,20 +300,33 @@ class Tensor:
                 js = call(js.select, d, k + size if k < 0 else k)
             else:
                 raise IndexError(f"indexing with {type(k).__name__} is not available in this notebook's torch: "
-                                 "use ints, slices, None and ...")
-        return js
+                                 "use ints, slices, None, ..., lists of ints and bool masks")
+        return js, advanced
 
     def __getitem__(self, key):
-        return wrap(self._index(key))
+        js, advanced = self._index(key)
+        if advanced is None:
+            return wrap(js)
+        dim, index = advanced
+        if isinstance(index, list):
+            return wrap(call(js.indexSelect, dim, _core.to_js(index)))
+        return wrap(call(js.indexMask, index))
 
     def __setitem__(self, key, value):
-        target = self._index(key)
-        if isinstance(value, Tensor):
+        target, advanced = self._index(key)
+        if not isinstance(value, (Tensor, numbers.Real, bool)):
+            raise TypeError(f"can't assign a {type(value).__name__} to a tensor")
+        if advanced is None and isinstance(value, Tensor):
             call(target.set, _core.to_js([]), value._t)
-        elif isinstance(value, (numbers.Real, bool)):
+        elif advanced is None:
             call(target.set, _core.to_js([]), float(value))
         else:
-            raise TypeError(f"can't assign a {type(value).__name__} to a tensor")
+            js_value = value._t if isinstance(value, Tensor) else call(api.tensor, float(value))
+            dim, index = advanced
+            if isinstance(index, list):
+                call(target.indexPutRows_, dim, _core.to_js(index), js_value)
+            else:
+                call(target.indexPutMask_, index, js_value)
         # The view wrote into the storage this tensor shares; take over the flags the assignment gives.
         if target.requiresGrad and not self._t.requiresGrad:
             self._t.requiresGrad_(True)
@@ -308,11 +336,8 @@ class Tensor:
         if self.dtype is bool_:
             raise TypeError("sum() of a bool tensor counts into an int64 tensor in PyTorch, and this notebook's "
                             "torch has only float32 and bool tensors: count with .float().sum()")
-        if isinstance(dim, (tuple, list)):
-            if len(dim) != 1:
-                raise RuntimeError("sum over several dims at once is not available here; sum one dim at a time")
-            dim = dim[0]
-        return wrap(call(self._t.sum, dim, bool(keepdim)))
+        dims = None if dim is None else _core.to_js(list(dim) if isinstance(dim, (tuple, list)) else [dim])
+        return wrap(call(self._t.sum, dims, bool(keepdim)))
 
     def add(self, other, alpha=1):
         if alpha != 1:
@@ -426,6 +451,8 @@ def _argument(op, argument, value):
         return _fill_value(value)
     if kind == "bool":
         return bool(value)
+    if kind == "dims":  # one dim or several
+        return _core.to_js(list(value) if isinstance(value, (tuple, list)) else value)
     return value  # an int: the API checks it
 
 
@@ -435,10 +462,12 @@ def _method(entry):
     op = pytorch_name(entry["name"])
     arguments = entry["args"][1:]  # after the input: the tensor itself
     parameters = [
-        inspect.Parameter(_PYTORCH_ARGUMENTS.get((op, a["name"]), a["name"]),
+        inspect.Parameter(_PYTORCH_ARGUMENTS.get((op, a["name"]), pytorch_name(a["name"])),
                           inspect.Parameter.VAR_POSITIONAL if a["kind"] == "sizes" else
+                          inspect.Parameter.KEYWORD_ONLY if a.get("named") else
                           inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                          default=a.get("default", inspect.Parameter.empty))
+                          # an argument the API may leave out (its `absent` export) is None when not given
+                          default=a.get("default", None if "absent" in a else inspect.Parameter.empty))
         for a in arguments]
     signature = inspect.Signature([inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD), *parameters])
     on_tensor = "tensor" in entry["on"]
@@ -450,17 +479,25 @@ def _method(entry):
         except TypeError as error:  # a missing or unexpected argument, named as Python names it
             raise TypeError(f"{op}(): {error}") from None
         bound.apply_defaults()
-        js_args = []
+        js_args, named = [], {}
         for argument, parameter in zip(arguments, parameters):
             value = bound.arguments[parameter.name]
             if argument["kind"] == "sizes":
                 js_args.extend(_sizes(value, op))
+            elif argument.get("named"):
+                named[argument["name"]] = _argument(op, argument, value)
+            elif value is None and "absent" in argument:
+                break  # the API calls its `absent` export with the arguments before this one
             else:
                 js_args.append(_argument(op, argument, value))
+        if named:
+            js_args.append(_core.to_js(named))
         if on_tensor:
             result = call(getattr(self._t, entry["name"]), *js_args)
         else:
             result = call(getattr(api, entry["name"]), self._t, *js_args)
+        if entry.get("returns") == "tensors":
+            return tuple(wrap(t) for t in result)
         return self if in_place else wrap(result)
 
     method.__name__ = method.__qualname__ = op
@@ -482,3 +519,105 @@ Tensor.__iadd__ = Tensor.add_
 
 # torch.<op>(input, ...) for the table's ops PyTorch also has as functions: input.<op>(...).
 FUNCTIONS = [pytorch_name(e["name"]) for e in OPS if "function" in e.get("notebook", ())]
+
+
+# ---------------------------------------------------------------- methods with more to them than the table's
+def _dims(dim):
+    """dim=None (every dim), an int or a tuple of ints, as the API's list ([] for every dim)."""
+    if dim is None:
+        return _core.to_js([])
+    return _core.to_js(list(dim) if isinstance(dim, (tuple, list)) else [dim])
+
+
+def _correction(op, unbiased, correction):
+    if correction is not None and unbiased is not None:
+        raise RuntimeError(f"{op}: can't specify both unbiased and correction")
+    if correction is not None:
+        return float(correction)
+    return 1.0 if unbiased is None or unbiased else 0.0
+
+
+def _var_or_std(op):
+    def method(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, bool):  # t.var(False): PyTorch's var(unbiased)
+            dim, unbiased = None, dim
+        return wrap(call(getattr(self._t, op), _dims(dim), _correction(op, unbiased, correction), bool(keepdim)))
+
+    method.__name__ = method.__qualname__ = op
+    return method
+
+
+def _extreme(op):
+    def method(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            raise RuntimeError(f"{op}(input, other) is not available in this notebook's torch yet")
+        if dim is not None:
+            raise RuntimeError(f"{op}(dim) returns its indices as an int64 tensor, which this notebook's torch does not "
+                               f"have yet: use a{op}(dim) for the values")
+        return wrap(call(getattr(self._t, op)))
+
+    method.__name__ = method.__qualname__ = op
+    return method
+
+
+def _clamp(self, min=None, max=None):
+    def bound(value, name):
+        if value is None:
+            return math.nan
+        if isinstance(value, Tensor):
+            raise TypeError(f"clamp(): argument '{name}' as a tensor is not available here: give a number")
+        return float(value)
+
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    return wrap(call(self._t.clamp, bound(min, "min"), bound(max, "max")))
+
+
+def _split(self, split_size_or_sections, dim=0):
+    if isinstance(split_size_or_sections, (list, tuple)):
+        pieces = call(self._t.splitWithSizes, _core.to_js(list(split_size_or_sections)), dim)
+    else:
+        pieces = call(self._t.split, split_size_or_sections, dim)
+    return tuple(wrap(t) for t in pieces)
+
+
+def _isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    if equal_nan:
+        raise RuntimeError("isclose(): equal_nan=True is not available here")
+    if not isinstance(other, Tensor):
+        raise TypeError(f"isclose(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    return wrap(call(self._t.isclose, other._t, _core.to_js({"rtol": rtol, "atol": atol})))
+
+
+def _equal(self, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"equal(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    return bool(call(self._t.equal, other._t))
+
+
+def _expand_as(self, other):
+    return self.expand(other.shape)
+
+
+def _is_contiguous(self):
+    return bool(self._t.isContiguous())
+
+
+def _stride(self, dim=None):
+    if dim is None:
+        return tuple(self._t.stride().to_py())
+    return int(call(self._t.stride, dim))
+
+
+def _storage_offset(self):
+    return int(self._t.storageOffset())
+
+
+for _name, _made in (("var", _var_or_std("var")), ("std", _var_or_std("std")), ("max", _extreme("max")),
+                     ("min", _extreme("min")), ("clamp", _clamp), ("split", _split), ("isclose", _isclose),
+                     ("equal", _equal), ("expand_as", _expand_as), ("is_contiguous", _is_contiguous),
+                     ("stride", _stride), ("storage_offset", _storage_offset)):
+    _made.__name__ = _made.__qualname__ = _name
+    setattr(Tensor, _name, _made)
+Tensor.clip = Tensor.clamp
+FUNCTIONS += ["var", "std", "max", "min", "clamp", "clip", "split", "isclose"]
