@@ -101,7 +101,7 @@ function searchIn(run, settings, paste, targets) {
   // the results of the steps that show what a manual_seed draws first (a full recompute per seed would take
   // minutes; later results get the common seeds above)
   const common = new Set(COMMON_SEEDS);
-  const scans = seedKeys(settings).map((key) => {
+  const scans = seedKeys(settings).flatMap((key) => {
     const direct = run.direct([key]);
     const affected = run.affected([key]);
     const inRange = new Set(run.seedPoints.filter((p) => p.key === key && p.next).flatMap((p) => STEPS.filter((s) => s.show.includes(p.next)).flatMap((s) => s.show)));
@@ -111,21 +111,28 @@ function searchIn(run, settings, paste, targets) {
       const section = run.shownIn.get(t.name);
       if (inRange.has(t.name) && affected[section]) bySection.set(section, [...(bySection.get(section) ?? []), t.name]);
     }
-    const groups = [...bySection.values()].map((wanted) => ({
+    return [...bySection.values()].map((wanted) => ({
+      key,
+      direct,
       wanted,
       sections: wanted.map((n) => run.neededFor(n, affected)).reduce((a, b) => a.map((x, i) => x || b[i])),
     }));
-    return { key, direct, groups };
   });
-  for (let v = 0; v <= SEED_RANGE; v++) {
-    if (common.has(v)) continue;
-    for (const { key, direct, groups } of scans) {
-      if (v === settings[key]) continue;
-      for (const { wanted, sections } of groups) {
-        const results = run.rerun({ ...settings, [key]: v }, { affected: sections, direct, wanted });
-        if (results && wanted.some((n) => exactly(results[n]))) check(results, [seedChange(key, settings[key], v)], new Set(wanted));
-      }
-    }
+  const scan = ({ key, direct, wanted, sections }, v) => {
+    const results = run.rerun({ ...settings, [key]: v }, { affected: sections, direct, wanted });
+    if (results && wanted.some((n) => exactly(results[n]))) check(results, [seedChange(key, settings[key], v)], new Set(wanted));
+  };
+  // the cheapest recomputes first (timed on a few seeds), each over the whole range: an answer in a cheap
+  // one comes before the expensive ones have run
+  const trial = COMMON_SEEDS.slice(0, 3);
+  for (const s of scans) {
+    const t0 = performance.now();
+    for (const v of trial) scan(s, v);
+    s.cost = performance.now() - t0;
+  }
+  scans.sort((a, b) => a.cost - b.cost);
+  for (const s of scans) {
+    for (let v = 0; v <= SEED_RANGE; v++) if (!common.has(v) && v !== settings[s.key]) scan(s, v);
     if (exact.length) return finish(exact, nearest);
   }
 

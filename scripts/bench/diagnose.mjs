@@ -1,0 +1,79 @@
+// How long "My numbers are different…" takes to answer in Chromium (`node scripts/bench/diagnose.mjs [--rounds N]`,
+// after npm run build:site): the built page on the local static host, a printout pasted into a step's box, from
+// the click on "Find why" to the answer, for one change of each kind at the book's sizes and at 16 words × 16
+// dims. `first` includes starting the worker (its WebAssembly and the chapter's watched run); the median is of
+// the rounds after it, in the same page. Prints a table, then JSON.
+import { setup, newPage, stepSelector, formatHash, bookSettings } from '../../tests/e2e/harness.mjs';
+import { loadAttention } from '../../wasm/index.js';
+import { computeChapter } from '../../web/chapter/index.js';
+import { zeros } from '../../web/state.js';
+
+const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;
+const torch = await loadAttention();
+const printOf = (settings, name) => computeChapter(torch, settings)[name].tensor.toString();
+
+const book = bookSettings();
+const big = { ...bookSettings(), tokens: Array.from({ length: 16 }, (_, i) => `w${i}`), inputs: 'rand', embeddings: zeros(16, 16) };
+const altered = printOf(book, 'attn_weights_2').replace('0.2379', '0.2380');
+torch.manualSeed(123);
+new torch.SelfAttention_v1(3, 2).delete();
+const v1Twice = new torch.SelfAttention_v1(3, 2).forward(torch.tensor(book.embeddings)).toString();
+
+const CASES = [
+  { what: 'book: no change', settings: book, step: 'self-attention-v2', printed: printOf(book, 'sa_v2_out') },
+  { what: 'book: seed 42 (common)', settings: book, step: 'self-attention-v2', printed: printOf({ ...book, seedV2: 42 }, 'sa_v2_out') },
+  { what: 'book: Intel MKL masks', settings: book, step: 'dropout-weights', printed: printOf({ ...book, profile: 'mkl' }, 'dropout_weights') },
+  { what: 'book: cell run twice', settings: book, step: 'self-attention-v1', printed: v1Twice },
+  { what: 'book: softmax over dim=0', settings: book, step: 'all-weights', printed: printOf(book, 'mistake_softmax_dim0') },
+  { what: 'book: d_out 4 (MHA)', settings: book, step: 'mha-output', printed: printOf({ ...book, d_out: 4 }, 'mha_out') },
+  { what: 'book: seed 4321 (range)', settings: book, step: 'self-attention-v2', printed: printOf({ ...book, seedV2: 4321 }, 'sa_v2_out') },
+  { what: 'book: one number altered', settings: book, step: 'softmax-torch', printed: altered },
+  { what: '16×16: seed 42', settings: big, step: 'self-attention-v2', printed: printOf({ ...big, seedV2: 42 }, 'sa_v2_out') },
+  { what: '16×16: Intel MKL masks', settings: big, step: 'dropout-weights', printed: printOf({ ...big, profile: 'mkl' }, 'dropout_weights') },
+  { what: '16×16: d_out 4 (MHA)', settings: big, step: 'mha-output', printed: printOf({ ...big, d_out: 4 }, 'mha_out') },
+];
+
+const env = await setup();
+const rows = [];
+try {
+  for (const c of CASES) {
+    const page = await newPage(env.browser);
+    await page.goto(env.base + formatHash(c.step, c.settings));
+    const box = page.locator(`${stepSelector(c.step)} [data-diagnose]`);
+    await box.waitFor();
+    await box.locator('summary').click();
+    await box.locator('textarea').fill(c.printed);
+    const times = [];
+    let answer = '';
+    for (let r = 0; r <= rounds; r++) {
+      const ms = await page.evaluate(
+        (sel) =>
+          new Promise((done) => {
+            const box = document.querySelector(sel);
+            const t0 = performance.now();
+            const seen = new MutationObserver(() => {
+              if (box.querySelector('.diagnose-answer :is(.diagnose-verdict, .notice)')) {
+                seen.disconnect();
+                done(performance.now() - t0);
+              }
+            });
+            box.querySelector('.diagnose-answer').replaceChildren();
+            seen.observe(box, { childList: true, subtree: true });
+            box.querySelector('.diagnose-run').click();
+          }),
+        `${stepSelector(c.step)} [data-diagnose]`,
+      );
+      times.push(ms);
+      answer = (await box.locator('.diagnose-answer :is(.diagnose-verdict, .notice)').first().textContent()).slice(0, 70);
+    }
+    const [first, ...warm] = times;
+    const median = [...warm].sort((a, b) => a - b)[Math.floor(warm.length / 2)];
+    rows.push({ case: c.what, firstMs: Math.round(first), medianMs: Math.round(median), answer });
+    await page.context().close();
+  }
+} finally {
+  await env.close();
+}
+console.log('case'.padEnd(28), 'first ms'.padStart(9), 'median ms'.padStart(10), ' answer');
+for (const r of rows) console.log(r.case.padEnd(28), String(r.firstMs).padStart(9), String(r.medianMs).padStart(10), '', r.answer);
+console.log(JSON.stringify({ rounds, rows }));
