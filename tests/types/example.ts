@@ -136,6 +136,23 @@ async function main(flavour?: Flavour): Promise<string[]> {
   const packed: boolean = inputs.T.isContiguous();
   show(torch.tensor([strides.length, offset, Number(packed)]));
   show(inputs.view(3, 6).reshape(-1));
+  // past the book's lines: shape ops (arrays of views), reductions over dims, element-wise math, products
+  const pair = torch.stack([inputs, inputs]);
+  const slices: Tensor[] = pair.unbind(0);
+  const pieces: Tensor[] = [...pair.chunk(3, 2), ...pair.split(2, 1), ...torch.splitWithSizes(pair, [1, 2], 2)];
+  show(torch.cat([...slices, ...pieces].map((t) => t.flatten(0, -1).slice(0, 0, 1))));
+  show(pair.permute(2, 0, 1).movedim(0, 2).flatten(1).unsqueeze(0).squeeze(0).squeeze());
+  show(inputs.slice(0, 0, 6, 2).expand(2, 3, 3).repeat(1, 1, 2));
+  show(inputs.indexMask(inputs.gt(0.5)).add(inputs.indexSelect(0, [0, 2]).sum([0, 1])));
+  inputs.clone().indexPutMask_(inputs.gt(0.5), torch.tensor(0)).indexPutRows_(1, [0], torch.tensor(1));
+  show(torch.mean(inputs, [0, 1], true).add(inputs.var(1, 0)).add(torch.std(inputs)).add(inputs.amax(1)));
+  show(inputs.max().add(torch.min(inputs)).add(inputs.amin([0], true)).add(inputs.prod(0)).add(inputs.cumsum(0)));
+  show(inputs.abs().log().sqrt().rsqrt().clamp(0, 1).logSoftmax(-1).isclose(inputs, { atol: 1e-3 }).float());
+  show(torch.where(inputs.gt(0.5), inputs, torch.zeros(1)));
+  const equalInputs: boolean = torch.equal(inputs, copy) && inputs.equal(copy);
+  printed.push(String(equalInputs));
+  show(torch.bmm(pair, pair.transpose(1, 2)).baddbmm(pair, pair.transpose(1, 2), { beta: 0.5, alpha: 2 }));
+  show(torch.einsum('bij,bkj->bik', [pair, pair]));
   const scores = torch.empty(6, 6);
   scores.set([0, 0], 1.5).set([0, 1], true).zero_();
 
