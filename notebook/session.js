@@ -17,8 +17,8 @@ const PYTHON_FILES = {
   'torch/nn/normalization.py': new URL('./python/torch/nn/normalization.py', import.meta.url),
   'torch/serialization.py': new URL('./python/torch/serialization.py', import.meta.url),
   'torch/_pytorch_names.py': new URL('./python/torch/_pytorch_names.py', import.meta.url),
-  // what importlib.metadata.version("torch") reads: the release this torch follows
-  'torch-1.13.1.dist-info/METADATA': new URL('./python/torch-1.13.1.dist-info/METADATA', import.meta.url),
+  // what importlib.metadata.version("torch") reads: the release this torch follows (.txt: bundlers serve it as text)
+  'torch-1.13.1.dist-info/METADATA': new URL('./python/torch-1.13.1.dist-info/METADATA.txt', import.meta.url),
 };
 const PYTHON_HOME = '/home/pyodide/attention';
 // sys.setrecursionlimit's ceiling under Node: 49,000 Python frames with a recursive __repr__ on top (C
