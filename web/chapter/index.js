@@ -11,7 +11,9 @@
 // take a result's cells apart before then.
 // A few results are facts rather than tensors, { name, value }: causal_equal, scores_loop_equal,
 // ex31_equal, bmm_heads_equal, mha_steps_equal (booleans from torch.allclose) and dropout_draws
-// ({ default, mkl }: words each path drew). Settings that a module rejects (heads that do not divide d_out,
+// ({ default, mkl }: words each path drew); the exercises' checks ex31_try, ex32_try and ex33_try are
+// functions that run a learner's answer through the core (chapter/exercises.js).
+// Settings that a module rejects (heads that do not divide d_out,
 // more words than context_length) throw the core's AttentionError, with error.settings naming them.
 import { chapterContext } from './context.js';
 import simpleAttention from './s331-simple-attention.js';
@@ -23,10 +25,11 @@ import dropout from './s352-dropout.js';
 import causalAttention from './s353-causal-attention.js';
 import stackingHeads from './s361-stacking-heads.js';
 import weightSplits from './s362-weight-splits.js';
+import exercises from './exercises.js';
 
 // In the book's order: a section may use what an earlier one returned (inputs, the mask, ...), which is
 // added to the context every section reads.
-export const SECTIONS = [simpleAttention, allTokens, trainableWeights, attentionClasses, causalMask, dropout, causalAttention, stackingHeads, weightSplits];
+export const SECTIONS = [simpleAttention, allTokens, trainableWeights, attentionClasses, causalMask, dropout, causalAttention, stackingHeads, weightSplits, exercises];
 
 export function computeChapter(torch, settings) {
   const chapter = chapterContext(torch, settings);

@@ -32,5 +32,9 @@ export function renderFormula(tex, katex) {
 
 /** Typesets the placeholders under `root` now that KaTeX has loaded (or failed: null). */
 export function typesetPending(root, katex) {
-  for (const box of root.querySelectorAll('.formula.is-pending')) box.replaceWith(renderFormula(box.dataset.tex, katex));
+  for (const box of root.querySelectorAll('.formula.is-pending')) {
+    const typeset = renderFormula(box.dataset.tex, katex);
+    typeset.hidden = box.hidden; // a formula that solves an exercise stays hidden until it is solved
+    box.replaceWith(typeset);
+  }
 }

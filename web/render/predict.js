@@ -16,14 +16,14 @@ function store(kind) {
     return null;
   }
 }
-const answers = () => {
+export const answers = () => {
   try {
     return JSON.parse(store('session')?.getItem(ANSWERS_KEY) ?? '{}') ?? {};
   } catch {
     return {};
   }
 };
-function remember(id, guess) {
+export function remember(id, guess) {
   try {
     store('session')?.setItem(ANSWERS_KEY, JSON.stringify({ ...answers(), [id]: guess }));
   } catch {
@@ -38,6 +38,34 @@ function setPredictionsOn(on) {
   } catch {
     // nothing to remember it in
   }
+}
+
+/**
+ * Veils the results named `names` (kept in their place, hidden and inert, a line saying why in their stead) and
+ * hides the parts of `article` matched by `selectors`: { veil(), unveil() }.
+ */
+export function veiler(article, names, selectors = []) {
+  const results = names.map((name) => article.querySelector(`.results [data-tensor="${name}"]`)).filter(Boolean);
+  // looked up each time: a formula's placeholder is replaced once KaTeX has loaded
+  const parts = () => selectors.flatMap((sel) => [...article.querySelectorAll(sel)]);
+  return {
+    veil() {
+      for (const el of results) {
+        el.inert = true;
+        el.classList.add('is-veiled');
+        el.before(h('p', { class: 'veil-label', 'data-veil-for': el.dataset.tensor }, `${el.dataset.tensor.replace(/_/g, ' ')}: hidden until you answer the question above.`));
+      }
+      for (const el of parts()) el.hidden = true;
+    },
+    unveil() {
+      for (const el of results) {
+        el.inert = false;
+        el.classList.remove('is-veiled');
+      }
+      for (const label of article.querySelectorAll('.veil-label')) label.remove();
+      for (const el of parts()) el.hidden = false;
+    },
+  };
 }
 
 /** A guess still usable with these numbers: a choice among today's options, or a finite number. */
@@ -74,30 +102,11 @@ export function installPrediction(article, predict, results, settings) {
     return;
   }
 
-  const veiled = predict.hides
-    .map((name) => article.querySelector(`.results [data-tensor="${name}"]`))
-    .filter(Boolean);
-  const note = article.querySelector('.step-note');
   const saved = answers()[predict.id];
   const panel = h('section', { class: 'predict', 'data-predict': predict.id, 'aria-labelledby': `predict-${predict.id}` });
   anchor.before(panel);
 
-  const veil = () => {
-    for (const el of veiled) {
-      el.inert = true;
-      el.classList.add('is-veiled');
-      el.before(h('p', { class: 'veil-label', 'data-veil-for': el.dataset.tensor }, `${el.dataset.tensor.replace(/_/g, ' ')}: hidden until you answer the question above.`));
-    }
-    if (note) note.hidden = true;
-  };
-  const unveil = () => {
-    for (const el of veiled) {
-      el.inert = false;
-      el.classList.remove('is-veiled');
-    }
-    for (const label of article.querySelectorAll('.veil-label')) label.remove();
-    if (note) note.hidden = false;
-  };
+  const { veil, unveil } = veiler(article, predict.hides, ['.step-note']);
 
   const off = h('button', { type: 'button', class: 'button quiet small predict-turn-off' }, 'Turn predictions off');
   off.addEventListener('click', () => {

@@ -12,6 +12,7 @@ import { sectionTitle } from './toc.js';
 import { renderOverview, renderRecap } from './overview.js';
 import { renderGptBlock } from './gpt-block.js';
 import { installPrediction } from './predict.js';
+import { installExercise } from './exercise.js';
 import { queryIndex } from '../state.js';
 import { theQuery } from '../steps/words.js';
 import { renderEquivalence } from './equivalence.js';
@@ -171,6 +172,7 @@ export function renderStep(step, view) {
 
   // asks first, with the results it is about veiled until it is answered
   if (step.predict) installPrediction(article, step.predict, results, settings);
+  if (step.exercise) installExercise(article, step.exercise, results, settings);
   return article;
 }
 

@@ -27,6 +27,9 @@
 //              (a choice's [{ value, label }]), unit (a number's label), hides: [result names], verdict(guess,
 //              results, settings) -> { right, text } (guess null when skipped) }: asked before those results are
 //              shown (render/predict.js)
+//   exercise   optional { id, title, task(settings), fields, check(answer, results, settings) -> { solved, text },
+//              solution(results, settings), hides, hidesAlso }: one of the chapter's exercises, posed before the
+//              results and parts (selectors) that solve it (render/exercise.js; checks in chapter/exercises.js)
 //   query      true on the steps that follow one query token: x(2), or the word the settings' query names (the
 //              last word when there are fewer)
 //   weights    with view 'context': the result whose weights the picture draws beside each input

@@ -4,10 +4,10 @@ import { counted } from './words.js';
 export default {
   id: 'ex32-d-out-1',
   section: '3.6.1',
-  title: 'Exercise 3.2: two heads, two columns',
+  title: 'Exercise 3.2: two heads, two numbers per token',
   prose: [
-    'The exercise asks for 2-dimensional context vectors while keeping two heads. The output width is ' +
-      'num_heads × d_out, so the class needs no change: give each head d_out = 1.',
+    'The exercise asks for 2-dimensional context vectors while keeping two heads. Which arguments of ' +
+      '`MultiHeadAttentionWrapper` give that, and does the class need a change?',
     'Each head now produces a single number per token. The numbers differ from the previous step because the ' +
       'random draws after the seed are spread over smaller matrices. Hover over a cell to see its head’s ' +
       'weighted sum.',
@@ -21,6 +21,30 @@ export default {
   ],
   highlight: [1, 2],
   show: ['wrapper_out_d1'],
+  exercise: {
+    id: 'ex32',
+    title: 'Exercise 3.2: your arguments',
+    task: () => 'Type num_heads and d_out; Check builds MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads) in the core and runs it on the batch.',
+    fields: [
+      { name: 'heads', kind: 'number', label: 'num_heads' },
+      { name: 'd_out', kind: 'number', label: 'd_out' },
+    ],
+    check: (answer, r) => {
+      const [heads, d_out] = [answer.heads, answer.d_out].map((text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : NaN));
+      if (!(heads >= 1 && heads <= 16)) return { solved: false, text: 'num_heads must be a whole number from 1 to 16 here.' };
+      if (!(d_out >= 1 && d_out <= 64)) return { solved: false, text: 'd_out must be a whole number from 1 to 64 here.' };
+      const tried = r.ex32_try.value({ heads, d_out });
+      if (tried.error) return { solved: false, text: `The core refuses: “${tried.error}”.` };
+      const width = tried.shape.at(-1);
+      const shape = `context_vecs.shape = [${tried.shape.join(', ')}]`;
+      if (width !== 2) return { solved: false, text: `${shape}: ${heads} × ${d_out} = ${width} numbers per token, not 2.` };
+      if (heads !== 2) return { solved: false, text: `${shape}: 2 numbers per token, but from ${heads} head${heads === 1 ? '' : 's'}; the exercise keeps num_heads = 2.` };
+      return { solved: true, text: `${shape}: 2 heads × d_out 1 = 2 numbers per token, and the class is unchanged.` };
+    },
+    solution: () => 'd_out = 1 with num_heads = 2. The output width is num_heads × d_out, so the class needs no change: give each head d_out = 1.',
+    hides: ['wrapper_out_d1'],
+    hidesAlso: ['figure.code', '.formula', '.step-note'],
+  },
   controls: ['heads', 'seed', 'qkv_bias'],
   note: (r, s) => `context_vecs.shape = [${r.wrapper_out_d1.shape.join(', ')}]: ${s.heads} × 1 = ${counted(r.wrapper_out_d1.shape[2], 'column')}.`,
 };

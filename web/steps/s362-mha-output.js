@@ -51,6 +51,26 @@ export default {
   ],
   highlight: [20, 22, 23, 24],
   show: ['mha_out'],
+  exercise: {
+    id: 'ex33',
+    title: 'Exercise 3.3: GPT-2’s attention',
+    task: (s) => `GPT-2 small’s attention is MultiHeadAttention(d_in=768, d_out=768, context_length=1024, dropout=0.0, num_heads=12${s.qkv_bias ? ', qkv_bias=True' : ''}). ` +
+      'How many trainable parameters does one such module have? Check builds it in the core and counts its parameters.',
+    fields: [{ name: 'count', kind: 'number', label: 'Parameters', wide: true }],
+    check: ({ count }, r, s) => {
+      const guess = /^\s*[\d][\d,_ ]*\s*$/.test(count) ? Number(count.replace(/[,_ ]/g, '')) : NaN;
+      if (!Number.isSafeInteger(guess)) return { solved: false, text: 'Type a whole number (commas are fine).' };
+      const { count: total, parts } = r.ex33_try.value();
+      if (guess === total) return { solved: true, text: `${total.toLocaleString('en')} = ${parts.map(([name, k]) => `${k.toLocaleString('en')} (${name})`).join(' + ')}.` };
+      return {
+        solved: false,
+        text: `Not ${guess.toLocaleString('en')} (${guess < total ? 'too few' : 'too many'}). Count every nn.Linear’s weight (out × in) and bias: out_proj has a bias, ` +
+          `and the three projections ${s.qkv_bias ? 'have one too (qkv_bias=True)' : 'none (qkv_bias=False)'}. The mask is a buffer, not a parameter.`,
+      };
+    },
+    solution: (r, s) => `4 × 768 × 768 = 2,359,296 weights (W_query, W_key, W_value and out_proj) and ${s.qkv_bias ? '4' : '1'} × 768 biases: ` +
+      `${(4 * 768 * 768 + (s.qkv_bias ? 4 : 1) * 768).toLocaleString('en')} parameters, about 9.4 MB in float32, in each of GPT-2 small’s 12 blocks.`,
+  },
   view: 'gpt-block', // where the module sits in the next chapter's GPT block, after the recap
   mistakes: [
     {
