@@ -29,7 +29,10 @@ export function matmul(A, B, C, { name = 'c', aName = 'row', bName = 'column' } 
     const [i, j] = index.slice(-2);
     const a = rowOf(at(A, lead), i);
     const b = colOf(at(B, lead), j);
-    return [`${aName} ${i} · ${bName} ${j}:`, dotLine(`${name}[${index.join(',')}]`, a, b, at(C, index))];
+    return withUses([`${aName} ${i} · ${bName} ${j}:`, dotLine(`${name}[${index.join(',')}]`, a, b, at(C, index))], [
+      { label: aName, where: String(i), values: a },
+      { label: bName, where: String(j), values: b },
+    ]);
   };
 }
 
@@ -113,7 +116,10 @@ export function weightedSum(weights, values, out, { name = 'z' } = {}) {
     const w = i === null ? weights : rowOf(at(weights, lead), i);
     const v = at(values, lead);
     const terms = w.map((a, k) => `${fmt(a)}·${fmt(v[k][j])}`).join(' + ');
-    return [`Σ_k weight_k · value_k[${j}]`, `${name}[${index.join(',')}] = ${terms} = ${fmt(at(out, index))}`];
+    return withUses([`Σ_k weight_k · value_k[${j}]`, `${name}[${index.join(',')}] = ${terms} = ${fmt(at(out, index))}`], [
+      { label: 'attention weights', where: i === null ? '' : `row ${i}`, values: w },
+      { label: 'values', where: `column ${j}`, values: v.map((row) => row[j]) },
+    ]);
   };
 }
 
@@ -240,18 +246,18 @@ export function linear(X, W, bias, Y, { name = 'y', what = 'weight' } = {}) {
         `${name}[${index.join(',')}] = ${terms}${b} = ${fmt(at(Y, index))}`,
       ],
       [
-        { role: 'input', label: 'input row', where: `[${index.slice(0, -1).join(', ')}]`, values: x },
-        { role: 'weight', label: `${layer}.weight`, where: `row ${j} of ${W.length}`, values: W[j] },
-        bias ? { role: 'bias', label: `${layer}.bias`, where: `entry ${j} of ${bias.length}`, values: [bias[j]] } : null,
+        { label: 'input row', where: `[${index.slice(0, -1).join(', ')}]`, values: x },
+        { label: `${layer}.weight`, where: `row ${j} of ${W.length}`, values: W[j] },
+        bias ? { label: `${layer}.bias`, where: `entry ${j} of ${bias.length}`, values: [bias[j]] } : null,
       ],
     );
   };
 }
 
 /**
- * Lines that also carry the numbers they use which are no result of the chapter (a module's weights): the
- * take-apart panel draws them, so that every number in the lines is on screen. `uses` entries are
- * { role, label, where, values }.
+ * Lines that also carry the numbers they use (a module's weights, the rows and columns of a product): the
+ * take-apart panel writes out those that its operands do not already show, so that every number in the
+ * lines is on screen. `uses` entries are { label, where, values }.
  */
 export function withUses(lines, uses) {
   return Object.assign(lines, { uses: uses.filter(Boolean) });

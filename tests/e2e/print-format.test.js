@@ -162,6 +162,24 @@ test("an out_proj number's take-apart shows every number it uses, beside the ten
   assert.ok(!seen.coversMarks && !seen.coversTable && seen.inView, `the panel covers what it explains: ${JSON.stringify(seen)}`);
   assert.deepEqual(await seriousViolations(page, '#take-apart'), []);
 
+  // products computed inside a module (its attention weights and values, a query and a key): the rows and
+  // columns they took are written out too, so that every number of the arithmetic is on screen
+  for (const [stepId, name, index] of [['self-attention-v2', 'sa_v2_out', '5,1'], ['wrapper', 'wrapper_out', '0,1,3'], ['mha-weights', 'mha_scores', '0,0,5,4']]) {
+    await openAt(page, env.base, stepId);
+    await page.locator(`${stepSelector(stepId)} [data-tensor="${name}"] td[data-index="${index}"]`).click();
+    await panel.waitFor();
+    const shown = await page.evaluate(() => {
+      const p = document.querySelector('#take-apart');
+      return {
+        lines: [...p.querySelectorAll('.ta-lines li')].map((li) => li.textContent).join(' / '),
+        onScreen: [...document.querySelectorAll('td.is-open .num, td.is-operand .num, #take-apart .ta-numbers > span')].map((n) => n.textContent),
+      };
+    });
+    const numbers = shown.lines.match(/−?\d+\.\d{4}/g);
+    assert.ok(numbers.length >= 3, `${name}: the lines use numbers: ${shown.lines}`);
+    assert.deepEqual(numbers.filter((n) => !shown.onScreen.includes(n)), [], `${name}[${index}]: numbers of "${shown.lines}" not on screen`);
+  }
+
   // a wide step with the operands above (causal weights from the scores): neither the cell, the book mark
   // nor an outlined score is under the panel
   await openAt(page, env.base, 'causal-weights');

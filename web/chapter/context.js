@@ -106,7 +106,8 @@ export function chapterContext(torch, settings) {
   chapter.concatOf = (parts, width) => () => (index) => {
     const col = index[index.length - 1];
     const h = Math.floor(col / width);
-    return [`column ${col} is column ${col % width} of head ${h}`, ...parts[h]([...index.slice(0, -1), col % width])];
+    const lines = parts[h]([...index.slice(0, -1), col % width]);
+    return explain.withUses([`column ${col} is column ${col % width} of head ${h}`, ...lines], lines.uses ?? []);
   };
   /**
    * Runs make(), which builds or runs a module; when the core rejects the settings (an AttentionError, e.g. too

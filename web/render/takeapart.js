@@ -36,7 +36,7 @@ export function installTakeApart(root, panel, getResult) {
     close.addEventListener('click', hide);
     panel.replaceChildren(
       ...content(result, index, cell, lines, pin ? close : null),
-      sourcesOf(operands, getResult, lines.uses ?? [], Boolean(result.operands), onStep),
+      sourcesOf(operands, getResult, lines.uses ?? [], onStep),
       h('p', { class: 'ta-hint', 'aria-hidden': 'true' }, hintText(pin, touch.matches)),
     );
     markOperands(operands);
@@ -290,12 +290,14 @@ function content(result, index, cell, lines, close) {
 }
 
 /**
- * Each operand's tensor as a small grid (its 2-D slice), the cells that went in filled; then the numbers the
- * lines use from no result of the chapter (a module's weight row and bias), written out. A Linear's input
- * row is among the declared operands when the result has them.
+ * Each operand's tensor as a small grid (its 2-D slice), the cells that went in filled, with their numbers
+ * written out when the tensor is not on the step; then the other numbers the lines use (a module's weight
+ * row and bias, the rows and columns a module's product took), written out.
  */
-function sourcesOf(operands, getResult, uses, declared, onStep) {
-  const extra = uses.filter((u) => !(declared && u.role === 'input'));
+function sourcesOf(operands, getResult, uses, onStep) {
+  // a use is written out unless its numbers are all among the operands' cells (drawn or outlined already)
+  const known = new Set(operands.flatMap(({ name, pattern }) => usedNumbers(getResult(name), pattern).map(fmt)));
+  const extra = uses.filter((u) => u.values.some((v) => !known.has(fmt(v))));
   if (operands.length === 0 && extra.length === 0) return null;
   return h(
     'div',
@@ -315,7 +317,7 @@ function sourcesOf(operands, getResult, uses, declared, onStep) {
       h(
         'figure',
         { class: 'ta-source ta-used', 'data-source': use.label },
-        h('figcaption', {}, h('code', {}, use.label), ` ${use.where}`),
+        h('figcaption', {}, h('code', {}, use.label), use.where ? ` ${use.where}` : ''),
         numbersStrip(use.values),
       ),
     ),
