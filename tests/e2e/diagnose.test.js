@@ -110,3 +110,33 @@ test('390 px with an answer shown: no page-level horizontal scroll, axe-core cle
   assertNoProblems(page);
   await closePage(page);
 });
+
+test('notebook: what my machine printed is compared line by line, and the other build’s masks are named when they explain it', async () => {
+  const { notebookHash } = await import('../../web/notebook/share.js');
+  const code = 'import torch\ntorch.manual_seed(123)\nprint(torch.nn.Dropout(0.5)(torch.ones(2, 6)))';
+  const page = await newPage(env.browser, { width: 390, height: 844, contextOptions: { bypassCSP: true } });
+  await page.goto(`${env.base}notebook.html${await notebookHash([code], 'default')}`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'python', null, { timeout: 60_000 });
+  const cell = page.locator('.nb-cell').first();
+  await cell.locator('.nb-printed summary').click();
+  // what an Intel MKL build prints for this cell (row 0 all kept, where the default build drops two)
+  torch.setRngProfile('mkl');
+  torch.manualSeed(123);
+  const mkl = new torch.nn.Dropout(0.5).forward(torch.ones(2, 6)).toString();
+  torch.setRngProfile('default');
+  await cell.getByLabel(/Paste what this cell printed on your machine/).fill(mkl);
+  await cell.getByRole('button', { name: 'Run this cell' }).click();
+  const result = cell.locator('.nb-printed-result');
+  await result.locator('mark').first().waitFor({ timeout: 60_000 });
+  assert.deepEqual((await result.locator('mark').allTextContents()).slice(0, 2), ['2.', '2.']);
+  await page.waitForFunction((el) => /explain it|either|could not/.test(el.textContent), await result.elementHandle(), { timeout: 120_000 });
+  assert.match(await result.textContent(), /The other build’s dropout masks explain it: .*Intel MKL/);
+  // the same text as printed here: no difference
+  await cell.getByLabel(/Paste what this cell printed on your machine/).fill(await cell.locator('.nb-stdout').textContent());
+  await cell.getByRole('button', { name: 'Run this cell' }).click();
+  await result.getByText('Same as what your machine printed, line by line.').waitFor();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `the notebook is ${width} px wide`);
+  assert.deepEqual(await seriousViolations(page, '.nb-cell'), []);
+  await closePage(page);
+});
