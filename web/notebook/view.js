@@ -2,6 +2,7 @@
 // tensor op computed by the core), outputs shown as Jupyter shows them, the notebook kept in the URL.
 import { loadNotebook } from '../../notebook/index.js';
 import { NotebookLinkError, notebookHash, readNotebookHash } from './share.js';
+import { printedField, comparePrinted } from './printed.js';
 import { BOOK_TOKENS } from '../book.js';
 import { inputsLines } from '../python.js';
 import { bookSettings } from '../state.js';
@@ -61,7 +62,7 @@ function makeCell(code, at = cells.length) {
   cell.output.hidden = true;
   const body = document.createElement('div');
   body.className = 'nb-body';
-  body.append(editorHost, cell.output);
+  body.append(editorHost, cell.output, ...printedField(cell, saveSoon));
   cell.root.append(gutter, body, tools);
 
   cell.view = editor.createEditor(editorHost, code, {
@@ -158,6 +159,8 @@ async function runCell(cell, { advance = false } = {}) {
     const result = await nb.run(code, { onOutput });
     cell.countEl.textContent = `[${++counter}]`;
     showOutput(cell, result);
+    const codeUpTo = cells.slice(0, cells.indexOf(cell) + 1).map((c) => c.view.state.doc.toString());
+    comparePrinted(cell, result.output, { sources: codeUpTo, profile: els.profile.value });
     return result;
   } catch (error) {
     showOutput(cell, { output: '', error: { traceback: String(error.message ?? error), line: null } });
