@@ -17,8 +17,9 @@ const PYTHON_FILES = {
   'torch/nn/normalization.py': new URL('./python/torch/nn/normalization.py', import.meta.url),
   'torch/serialization.py': new URL('./python/torch/serialization.py', import.meta.url),
   'torch/_pytorch_names.py': new URL('./python/torch/_pytorch_names.py', import.meta.url),
-  // what importlib.metadata.version("torch") reads: the release this torch follows (.txt: bundlers serve it as text)
-  'torch-1.13.1.dist-info/METADATA': new URL('./python/torch-1.13.1.dist-info/METADATA.txt', import.meta.url),
+  // What importlib.metadata.version("torch") reads: the release this torch follows. The source is a .txt outside
+  // any *.dist-info folder, so that bundlers serve it as text and a host Python never takes it for a package.
+  'torch-1.13.1.dist-info/METADATA': new URL('./python/torch-dist-info.txt', import.meta.url),
 };
 const PYTHON_HOME = '/home/pyodide/attention';
 // sys.setrecursionlimit's ceiling under Node: 49,000 Python frames with a recursive __repr__ on top (C

@@ -52,8 +52,8 @@ class MultiHeadAttentionCombinedQKV(nn.Module):
     def forward(self, x):
         b, n, _ = x.shape
         qkv = self.qkv(x).view(b, n, 3, self.num_heads, self.head_dim)
-        qkv = qkv.transpose(0, 2).transpose(1, 2).transpose(2, 3)  # (3, b, heads, n, head_dim)
-        queries, keys, values = qkv[0], qkv[1], qkv[2]
+        qkv = qkv.permute(2, 0, 3, 1, 4)  # (3, b, heads, n, head_dim)
+        queries, keys, values = qkv.unbind(0)
         scores = queries @ keys.transpose(-2, -1)
         scores = scores.masked_fill(self.mask.bool()[:n, :n], -torch.inf)
         weights = self.dropout(torch.softmax(scores / self.head_dim ** 0.5, dim=-1))
@@ -90,16 +90,16 @@ def sdpa_math(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
 
 sdpa = getattr(F, "scaled_dot_product_attention", sdpa_math)
 b, n = inputs.shape[:2]
-qkv = mha.qkv(inputs).view(b, n, 3, 2, 2).transpose(0, 2).transpose(1, 2).transpose(2, 3)
-context = sdpa(qkv[0], qkv[1], qkv[2], is_causal=True)
+queries, keys, values = mha.qkv(inputs).view(b, n, 3, 2, 2).permute(2, 0, 3, 1, 4).unbind(0)
+context = sdpa(queries, keys, values, is_causal=True)
 out_sdpa = mha.proj(context.transpose(1, 2).contiguous().view(b, n, 4))
 print(torch.allclose(out, out_sdpa), torch.allclose(out, out_sdpa, rtol=0, atol=1e-6))
 print(context[1, 0].tolist())
 causal = torch.ones(n, n).tril().bool()
-print(torch.equal(sdpa(qkv[0], qkv[1], qkv[2], attn_mask=causal), context))
-print(sdpa(qkv[0], qkv[1], qkv[2], attn_mask=torch.rand(n, n), scale=0.3)[0, 1])
+print(torch.equal(sdpa(queries, keys, values, attn_mask=causal), context))
+print(sdpa(queries, keys, values, attn_mask=torch.rand(n, n), scale=0.3)[0, 1])
 torch.manual_seed(5)
-print(sdpa(qkv[0], qkv[1], qkv[2], dropout_p=0.5)[1, 1])
+print(sdpa(queries, keys, values, dropout_p=0.5)[1, 1])
 # %%
 torch.manual_seed(123)
 mha_torch = nn.MultiheadAttention(4, 2, batch_first=True)

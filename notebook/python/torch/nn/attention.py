@@ -1,6 +1,6 @@
 """nn.MultiheadAttention as PyTorch 1.13 has it: its parameters, its initial draws in order, and the forward
-of multi_head_attention_forward step by step (the path PyTorch takes while training or while autograd is on;
-in eval mode under no_grad PyTorch 1.13 may take a fused kernel whose last bits differ)."""
+of multi_head_attention_forward op for op (the path PyTorch takes while training or while autograd is on; in
+eval mode under no_grad PyTorch 1.13 may take a fused kernel whose last bits differ)."""
 import math
 
 import torch  # this package, still loading: its functions are looked up when a forward runs
@@ -13,23 +13,10 @@ class NonDynamicallyQuantizableLinear(Linear):
     """MultiheadAttention's out_proj: an nn.Linear under the name PyTorch prints."""
 
 
-def _batched_matmul(a, b, bias=None):
-    """torch.bmm(a, b), which is what matmul computes for two 3-D tensors, or torch.baddbmm(bias, a, b)."""
-    if bias is None:
-        return a @ b
-    return torch.baddbmm(bias, a, b) if hasattr(torch, "baddbmm") else a @ b + bias
-
-
 def _pad_column(mask):
     """pad(mask, (0, 1)): one more column of zeros (False for a bool mask)."""
     padded = torch.cat([mask, torch.zeros(*mask.shape[:-1], 1)], dim=-1)
     return padded.bool() if mask.dtype is bool_ else padded
-
-
-def _repeat(t, times, dim):
-    """t repeated along dim, keeping a bool mask bool (the core's cat makes float32)."""
-    repeated = torch.cat([t] * times, dim=dim)
-    return repeated.bool() if t.dtype is bool_ else repeated
 
 
 def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
@@ -131,11 +118,10 @@ class MultiheadAttention(Module):
             return tuple(F.linear(x, w, bias) for x, w, bias in zip((query, key, value), weights, biases))
         w = self.in_proj_weight
         if query is key and key is value:
-            packed = F.linear(query, w, b)
-            return packed[..., 0:E], packed[..., E:2 * E], packed[..., 2 * E:]
+            return F.linear(query, w, b).chunk(3, dim=-1)
         if key is value:
             kv = F.linear(key, w[E:], None if b is None else b[E:])
-            return F.linear(query, w[0:E], biases[0]), kv[..., 0:E], kv[..., E:]
+            return (F.linear(query, w[0:E], biases[0]),) + kv.chunk(2, dim=-1)
         return tuple(F.linear(x, w[i * E:(i + 1) * E], biases[i]) for i, x in enumerate((query, key, value)))
 
     def _attend(self, query, key, value, key_padding_mask, need_weights, attn_mask, average_attn_weights,
@@ -169,8 +155,8 @@ class MultiheadAttention(Module):
                 raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
 
         if self.bias_k is not None and self.bias_v is not None:
-            k = torch.cat([k, _repeat(self.bias_k, bsz, 1)])
-            v = torch.cat([v, _repeat(self.bias_v, bsz, 1)])
+            k = torch.cat([k, self.bias_k.repeat(1, bsz, 1)])
+            v = torch.cat([v, self.bias_v.repeat(1, bsz, 1)])
             if attn_mask is not None:
                 attn_mask = _pad_column(attn_mask)
             if key_padding_mask is not None:
@@ -194,7 +180,8 @@ class MultiheadAttention(Module):
             if tuple(key_padding_mask.shape) != (bsz, src_len):
                 raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
                                      f"{key_padding_mask.shape}")
-            padding = _repeat(key_padding_mask.view(bsz, 1, 1, src_len), heads, 1).reshape(bsz * heads, 1, src_len)
+            padding = key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, heads, -1, -1)
+            padding = padding.reshape(bsz * heads, 1, src_len)
             if attn_mask is None:
                 attn_mask = padding
             elif attn_mask.dtype is bool_:
@@ -205,11 +192,14 @@ class MultiheadAttention(Module):
             attn_mask = torch.zeros(*attn_mask.shape).masked_fill_(attn_mask, -math.inf)
 
         q_scaled = q / math.sqrt(head_dim)
-        weights = _batched_matmul(q_scaled, k.transpose(-2, -1), attn_mask)
+        if attn_mask is not None:
+            weights = torch.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+        else:
+            weights = torch.bmm(q_scaled, k.transpose(-2, -1))
         weights = weights.softmax(-1)
         if self.training and self.dropout > 0.0:
             weights = F.dropout(weights, p=self.dropout)
-        output = _batched_matmul(weights, v)
+        output = torch.bmm(weights, v)
         output = output.transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
         output = F.linear(output, self.out_proj.weight, self.out_proj.bias)
         output = output.view(tgt_len, bsz, output.shape[1])
