@@ -146,3 +146,34 @@ export function mistakeChange(mistake) {
     code: { from: mistake.code.right, to: mistake.code.wrong },
   };
 }
+
+/**
+ * Mistakes the page has no switch for, each made from results the chapter computes anyway: { id, question,
+ * code, step, from (the results it is made of), make(torch, tensors) }.
+ */
+export const DERIVED_MISTAKES = [
+  {
+    id: 'fill-zero',
+    question: 'the future was filled with 0 instead of −∞ before the softmax',
+    code: { right: 'attn_scores.masked_fill(mask.bool(), -torch.inf)', wrong: 'attn_scores.masked_fill(mask.bool(), 0)' },
+    step: 'causal-softmax',
+    from: ['causal_scores', 'causal_mask', 'causal_keys'],
+    make: (torch, { causal_scores: s, causal_mask: m, causal_keys: k }) => torch.softmax(s.maskedFill(m.bool(), 0).div(k.shape[1] ** 0.5), -1),
+  },
+  {
+    id: 'divide-by-d_k',
+    question: 'the masked scores were divided by d_k instead of √d_k',
+    code: { right: 'attn_scores / keys.shape[-1]**0.5', wrong: 'attn_scores / keys.shape[-1]' },
+    step: 'causal-softmax',
+    from: ['masked_scores', 'causal_keys'],
+    make: (torch, { masked_scores: s, causal_keys: k }) => torch.softmax(s.div(k.shape[1]), -1),
+  },
+  {
+    id: 'divide-by-d_k-q2',
+    question: 'the scores were divided by d_k instead of √d_k',
+    code: { right: 'attn_scores_2 / d_k**0.5', wrong: 'attn_scores_2 / d_k' },
+    step: 'scaled-softmax',
+    from: ['attn_scores_2_qk', 'keys'],
+    make: (torch, { attn_scores_2_qk: s, keys: k }) => torch.softmax(s.div(k.shape[1]), -1),
+  },
+];

@@ -9,7 +9,7 @@
 import { STEPS } from '../web/steps/index.js';
 import { ChapterRun } from './chapter-run.js';
 import { compareResult } from './compare.js';
-import { COMMON_SEEDS, SEED_RANGE, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
+import { COMMON_SEEDS, SEED_RANGE, DERIVED_MISTAKES, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
 
 /**
  * The results a paste is compared with: each step's shown results (and the right side of its mistakes), and
@@ -26,7 +26,8 @@ export function targetsOf(stepId = null) {
     }
     for (const m of step.mistakes ?? []) mistakes.push({ name: m.wrong, step: step.id, change: mistakeChange(m) });
   }
-  return { plain: [...plain].map(([name, step]) => ({ name, step })), mistakes };
+  const derived = DERIVED_MISTAKES.filter((d) => steps.some((s) => s.id === d.step)).map((d) => ({ ...d, name: `mistake:${d.id}`, change: mistakeChange(d) }));
+  return { plain: [...plain].map(([name, step]) => ({ name, step })), mistakes, derived };
 }
 
 export function search(torch, settings, paste, { step = null } = {}) {
@@ -42,6 +43,7 @@ function searchIn(run, settings, paste, targets) {
   // only the results with a part of the paste's shape can answer
   // a change of d_out or heads changes shapes; any other change can only answer with a result of the paste's shape
   const every = [...targets.plain.map((t) => ({ ...t, change: null })), ...targets.mistakes];
+  const derived = targets.derived;
   const fits = (name) => compareResult({ shape: run.results[name]?.shape }, { ...paste, kind: 'size' }) !== null;
   const all = every.filter((t) => fits(t.name));
   const exact = [];
@@ -53,8 +55,17 @@ function searchIn(run, settings, paste, targets) {
 
   // compares every target a run recomputed (all of them for the settings as they are)
   const check = (results, changes, recomputed, targets = all) => {
-    for (const t of targets) {
-      if (recomputed && !recomputed.has(t.name)) continue;
+    // the mistakes made from results, where those were computed (as the paste's shape allows)
+    const made = new Set();
+    for (const d of derived) {
+      if ((recomputed && !d.from.some((n) => recomputed.has(n))) || d.from.some((n) => !results[n]?.tensor)) continue;
+      const tensors = Object.fromEntries(d.from.map((n) => [n, results[n].tensor]));
+      results = { ...results, [d.name]: { name: d.name, label: d.code.wrong, ...lazyValues(d.make(run.torch, tensors)) } };
+      made.add(d.name);
+    }
+    for (const t of [...targets, ...derived]) {
+      if (made.has(t.name) ? false : recomputed ? !recomputed.has(t.name) : false) continue;
+      if (!made.has(t.name) && t.make) continue;
       const cmp = compareResult(results[t.name], paste);
       if (!cmp) continue;
       const answer = {
@@ -79,7 +90,7 @@ function searchIn(run, settings, paste, targets) {
     const direct = run.direct(Object.keys(changed), draws?.point);
     const affected = run.affected(Object.keys(changed), draws?.point);
     const targets = 'd_out' in changed || 'heads' in changed ? every : all;
-    const wanted = targets.map((t) => t.name).filter((n) => affected[run.shownIn.get(n)]);
+    const wanted = [...new Set([...targets.map((t) => t.name), ...derived.flatMap((d) => d.from)])].filter((n) => affected[run.shownIn.get(n)]);
     if (wanted.length === 0) return;
     const results = run.rerun({ ...settings, ...changed }, { affected, direct, wanted, draws });
     if (results) check(results, changes, new Set(wanted), targets);
@@ -159,3 +170,8 @@ function finish(exact, nearest) {
   unique.sort((a, b) => a.changes.length - b.changes.length);
   return { exact: unique, nearest: unique.length ? null : nearest };
 }
+
+const lazyValues = (tensor) => {
+  let values;
+  return { tensor, shape: tensor.shape, get values() { return (values ??= tensor.toArray()); } };
+};

@@ -46,6 +46,20 @@ case("v2-cell-twice", "self-attention-v2", SelfAttentionV2(3, 2)(inputs), {"kind
 # mistake: softmax over dim=0
 case("softmax-dim0", "all-weights", torch.softmax(inputs @ inputs.T, dim=0), {"kind": "mistake", "name": "softmax-dim0", "to": "torch.softmax(attn_scores, dim=0)"})
 
+# mistakes the page has no switch for: 0 instead of -inf in masked_fill, d_k instead of sqrt(d_k)
+torch.manual_seed(789)
+sa_v2 = SelfAttentionV2(3, 2)
+queries, keys = sa_v2.W_query(inputs), sa_v2.W_key(inputs)
+mask = torch.triu(torch.ones(6, 6), diagonal=1)
+scores = (queries @ keys.T).masked_fill(mask.bool(), 0)
+case("fill-zero", None, torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1),
+     {"kind": "mistake", "name": "fill-zero", "to": "attn_scores.masked_fill(mask.bool(), 0)"})
+torch.manual_seed(123)
+W_query, W_key = torch.rand(3, 2), torch.rand(3, 2)
+attn_scores_2 = (inputs[1] @ W_query) @ (inputs @ W_key).T
+case("divide-by-d_k", None, torch.softmax(attn_scores_2 / 2, dim=-1),
+     {"kind": "mistake", "name": "divide-by-d_k-q2", "to": "attn_scores_2 / d_k"})
+
 # setting: MultiHeadAttention with d_out=4 (each head 2 wide, as the wrapper's d_out=2)
 torch.manual_seed(123)
 case("mha-d_out-4", "mha-output", MHA(3, 4, 6, 0.0, 2)(batch), {"kind": "setting", "name": "d_out", "to": 4})
