@@ -270,6 +270,11 @@ function label(button, text, step) {
 function wireEvents() {
   window.addEventListener('popstate', () => fromLocation());
   window.addEventListener('hashchange', () => fromLocation());
+  // "Use these settings" (render/diagnose.js): a link's step and settings taken as the learner's own choice
+  window.addEventListener('attention:use-link', ({ detail: hash }) => {
+    writeHash(hash);
+    fromLocation({ initial: true });
+  });
 
   let resizeTimer = 0;
   window.addEventListener('resize', () => {

@@ -43,6 +43,7 @@ test('a printout under another seed is named, its cells marked, and one click sw
   const shown = await page.locator(`${stepSelector(STEP)} [data-tensor="sa_v2_out"]`).first().getAttribute('data-values');
   assert.deepEqual(JSON.parse(shown).flat().map((v) => v.toFixed(4)), SEED_42.match(/\d\.\d{4}/g));
   assert.equal(await page.evaluate(() => history.length), historyBefore + 1);
+  assert.equal(await page.locator('#notices').textContent(), '', 'no notice that the settings came from the history');
 
   await page.goBack();
   await page.waitForFunction(() => !location.hash.includes('seedV2'));

@@ -6,7 +6,6 @@ import './diagnose.css';
 import { h, inlineCode } from './dom.js';
 import { formatHash } from '../state.js';
 import { parsePrinted } from '../../diagnose/parse.js';
-import { writeHash } from '../app/history.js';
 import { STEPS } from '../steps/index.js';
 
 // What each step's box holds across redraws (an edit or a step redraws the step): stepId -> { text, open }
@@ -162,8 +161,7 @@ function pastedCells(pasted, matches) {
   );
 }
 
-// Switches the page to the answer's settings and step: one history entry, then the page follows the URL.
+// Switches the page to the answer's settings and step (main.js writes it as one history entry).
 function useSettings(stepId, settings) {
-  writeHash(formatHash(stepId, settings));
-  window.dispatchEvent(new PopStateEvent('popstate'));
+  window.dispatchEvent(new CustomEvent('attention:use-link', { detail: formatHash(stepId, settings) }));
 }
