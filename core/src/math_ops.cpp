@@ -9,6 +9,7 @@
 
 #include "attn/error.hpp"
 #include "attn/ops.hpp"
+#include "kernels/kernels.hpp"
 #include "strided.hpp"
 
 namespace attn {
@@ -280,24 +281,63 @@ Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
 
 bool equal(const Tensor& a, const Tensor& b) { return a.shape() == b.shape() && a.to_vector() == b.to_vector(); }
 
+namespace {
+
+// The sum of exp(x - m) over a contiguous row, in ATen's order for the last dim: fewer than 8 values left to
+// right; else 8 lanes (lane l sums x[l], x[l + 8], ..., the tail's values added to the first lanes), then the
+// lanes pairwise as AVX2's reduction does: (l + l+4), then (+2), then (+1).
+float lastdim_exp_sum(const float* x, int64_t n, float m) {
+    if (n < 8) {
+        float s = 0.0f;
+        for (int64_t i = 0; i < n; ++i) s += kernels::exp_ref(x[i] - m);
+        return s;
+    }
+    float lane[8];
+    for (int l = 0; l < 8; ++l) lane[l] = kernels::exp_ref(x[l] - m);
+    for (int64_t i = 8; i < n; ++i) lane[i % 8] += kernels::exp_ref(x[i] - m);
+    for (int l = 0; l < 4; ++l) lane[l] += lane[l + 4];
+    for (int l = 0; l < 2; ++l) lane[l] += lane[l + 2];
+    return lane[0] + lane[1];
+}
+
+// The same sum down a column (stride `inner`), left to right; ATen's vector blocks use its exp, the rest libm's.
+float column_exp_sum(const float* x, int64_t n, int64_t inner, float m, bool vectorised) {
+    float s = 0.0f;
+    for (int64_t i = 0; i < n; ++i) {
+        const float diff = x[i * inner] - m;
+        s += vectorised ? kernels::exp_ref(diff) : std::exp(diff);
+    }
+    return s;
+}
+
+}  // namespace
+
 Tensor log_softmax(const Tensor& t, int64_t dim) {
     check_float(t, "log_softmax");
     const int64_t d = wrap(dim, t.dim());
     if (t.dim() == 0) return Tensor::full({}, 0.0f).record("LogSoftmaxBackward0", {&t});
-    const Tensor moved = movedim(t, d, -1).contiguous();
-    std::vector<float> v = moved.to_vector();
+    // x - max - log(sum of exp(x - max)) along d, as ATen's kernels: along the last dim every exp is its
+    // vectorised one (exp_ref's bits), summed in lanes; along another, the inner positions go in chunks, and
+    // those past the last full vector of 8 in a chunk use libm's expf.
+    const Tensor c = t.contiguous();
+    std::vector<float> v = c.to_vector();
     const int64_t n = t.size(d);
-    for (size_t start = 0; n > 0 && start < v.size(); start += size_t(n)) {
-        float* row = v.data() + start;
-        float m = -INFINITY;
-        for (int64_t i = 0; i < n; ++i) m = pick(m, row[i], true);
-        float s = 0.0f;
-        for (int64_t i = 0; i < n; ++i) s += std::exp(row[i] - m);
-        const float log_sum = std::log(s);
-        for (int64_t i = 0; i < n; ++i) row[i] = row[i] - m - log_sum;
-    }
-    Tensor result = movedim(Tensor::from_vector(moved.shape(), std::move(v)), -1, d).contiguous();
-    return Tensor::from_vector(t.shape(), result.to_vector()).record("LogSoftmaxBackward0", {&t});
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < d; ++i) outer *= t.size(i);
+    for (int64_t i = d + 1; i < t.dim(); ++i) inner *= t.size(i);
+    const int64_t chunk = n == 0 ? 8 : std::max<int64_t>(128 * 1024 / n / 4, 8) / 8 * 8;
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < inner; ++j) {
+            const int64_t start = j / chunk * chunk, loop = std::min(chunk, inner - start);
+            const bool vectorised = j - start < loop - loop % 8;
+            float* x = v.data() + o * n * inner + j;
+            float m = -INFINITY;
+            for (int64_t i = 0; i < n; ++i) m = pick(m, x[i * inner], true);
+            const float sum = inner == 1 ? lastdim_exp_sum(x, n, m) : column_exp_sum(x, n, inner, m, vectorised);
+            const float log_sum = std::log(sum);
+            for (int64_t i = 0; i < n; ++i) x[i * inner] = x[i * inner] - m - log_sum;
+        }
+    return Tensor::from_vector(t.shape(), std::move(v)).record("LogSoftmaxBackward0", {&t});
 }
 
 // ---------------------------------------------------------------- batched products

@@ -79,9 +79,12 @@ std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
     if (chunks <= 0) throw Error("chunk expects `chunks` to be greater than 0, got: " + std::to_string(chunks));
     const int64_t d = wrap(dim, t.dim()), n = t.size(d);
     const int64_t split_size = (n + chunks - 1) / chunks;  // as PyTorch: fewer chunks when they come out even
-    if (split_size == 0 && n == 0) {
-        Shape sizes(static_cast<size_t>(std::min<int64_t>(chunks, kMaxTensorElements)), 0);
-        return pieces(t, d, sizes, "SplitWithSizesBackward0");
+    if (split_size == 0 && n == 0) {  // as PyTorch: `chunks` empty pieces, within reason
+        constexpr int64_t kMaxPieces = int64_t{1} << 16;
+        if (chunks > kMaxPieces)
+            throw Error("chunk: " + std::to_string(chunks) + " empty chunks asked for; at most " +
+                        std::to_string(kMaxPieces));
+        return pieces(t, d, Shape(static_cast<size_t>(chunks), 0), "SplitWithSizesBackward0");
     }
     return split(t, split_size, d);
 }
@@ -159,11 +162,15 @@ Tensor repeat(const Tensor& t, const Shape& repeats) {
     Shape padded(lead, 1), target(repeats.size());
     padded.insert(padded.end(), t.shape().begin(), t.shape().end());
     for (size_t i = 0; i < repeats.size(); ++i) {
-        target[i] = padded[i] * repeats[i];
+        if (repeats[i] > 0 && padded[i] > kMaxTensorElements / repeats[i])  // before the product can overflow
+            throw Error("repeat: " + std::to_string(repeats[i]) + " repeats of a dim of size " +
+                        std::to_string(padded[i]) + " are more than one tensor may hold");
+        if (__builtin_mul_overflow(padded[i], repeats[i], &target[i])) target[i] = INT64_MIN;  // a huge negative
+    }
+    for (size_t i = 0; i < repeats.size(); ++i)
         if (repeats[i] < 0)
             throw Error("Trying to create tensor with negative dimension " + std::to_string(target[i]) + ": " +
                         sizes_text(target));
-    }
     check_shape(target, "repeat");
     // As PyTorch: view the input as [1, s0, 1, s1, ...], expand to [r0, s0, r1, s1, ...], copy.
     Shape tiled_view, tiled;
@@ -189,8 +196,9 @@ Tensor slice_step(const Tensor& t, int64_t dim, int64_t start, int64_t end, int6
     const Tensor range = t.slice(dim, start, end);
     const int64_t d = wrap(dim, t.dim());
     Shape shape = range.shape(), strides = range.strides();
-    shape[static_cast<size_t>(d)] = (shape[static_cast<size_t>(d)] + step - 1) / step;
-    strides[static_cast<size_t>(d)] *= step;
+    const int64_t n = shape[static_cast<size_t>(d)];
+    shape[static_cast<size_t>(d)] = n == 0 ? 0 : (n - 1) / step + 1;  // no overflow for a huge step
+    if (shape[static_cast<size_t>(d)] > 1) strides[static_cast<size_t>(d)] *= step;  // else unused (and may be huge)
     return TensorAccess::view(t, shape, strides, range.storage_offset()).record("SliceBackward0", {&t});
 }
 

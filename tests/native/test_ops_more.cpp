@@ -212,3 +212,19 @@ TEST_CASE("PyTorch's messages for the shape mistakes learners make", "[ops-more]
     CHECK_THROWS_WITH(flatten(o23, 1, 0), Equals(message("flatten(1, 0)")));
     CHECK_THROWS_WITH(movedim(o23, 0, 2), Equals(message("movedim(0, 2)")));
 }
+
+TEST_CASE("hostile sizes: refused with a message, never overflowing", "[ops-more]") {
+    const Tensor o23 = input("o23");
+    CHECK_THROWS_WITH(repeat(o23, {int64_t{1} << 62, 1}), Catch::Contains("more than one tensor may hold"));
+    CHECK_THROWS_WITH(repeat(o23, {-(int64_t{1} << 62), 1}), Catch::StartsWith("Trying to create tensor with negative"));
+    CHECK_THROWS_WITH(repeat(o23, {-1, 2}), Equals("Trying to create tensor with negative dimension -2: [-2, 6]"));
+    CHECK(slice_step(o23, 1, 0, 3, INT64_MAX).shape() == Shape{2, 1});
+    CHECK(chunk(input("o0"), 3).size() == 3);
+    CHECK_THROWS_WITH(chunk(input("o0"), int64_t{1} << 40), Catch::Contains("empty chunks"));
+    CHECK_THROWS_WITH(expand(o23, {int64_t{1} << 40, 2, 3}), Catch::Contains("too large"));
+}
+
+TEST_CASE("log_softmax in ATen's order: lanes along the last dim, vector blocks down a column", "[ops-more]") {
+    check(log_softmax(input("wide"), -1), "wide log_softmax(-1)");
+    check(log_softmax(input("deep"), 1), "deep log_softmax(1)");
+}
