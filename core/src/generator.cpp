@@ -228,14 +228,19 @@ std::string number_text(double value) {
     return text.str();
 }
 
-void check_float32(const Tensor& t, const char* kernel) {
-    if (t.dtype() != DType::Float32) throw Error(std::string("\"") + kernel + "\" not implemented for 'Bool'");
+// The fills take float32 tensors; others are refused with PyTorch's message for the dtypes it refuses too.
+void check_float32(const Tensor& t, const char* op, const char* kernel) {
+    if (t.dtype() == DType::Float32) return;
+    const std::string name = dtype_name(t.dtype());
+    if (name == "bool") throw Error(std::string("\"") + kernel + "\" not implemented for 'Bool'");
+    if (name == "int64") throw Error(std::string("\"") + kernel + "\" not implemented for 'Long'");
+    throw Error(std::string(op) + ": fills float32 tensors only, got " + name);
 }
 
 }  // namespace
 
 Tensor& uniform_(Tensor& t, double from, double to, Generator& gen) {
-    check_float32(t, "check_uniform_bounds");
+    check_float32(t, "uniform_", "check_uniform_bounds");
     const double lowest = std::numeric_limits<float>::lowest(), highest = std::numeric_limits<float>::max();
     if (!(from >= lowest && from <= highest)) throw Error("from is out of bounds for float");
     if (!(to >= lowest && to <= highest)) throw Error("to is out of bounds for float");
@@ -250,7 +255,7 @@ Tensor& uniform_(Tensor& t, double from, double to, Generator& gen) {
 }
 
 Tensor& normal_(Tensor& t, double mean, double std, Generator& gen) {
-    check_float32(t, "normal_kernel_cpu");
+    check_float32(t, "normal_", "normal_kernel_cpu");
     if (!(std >= 0.0)) throw Error("normal expects std >= 0.0, but found std " + number_text(std));
     fill_normal(t, mean, std, gen);
     return t;
