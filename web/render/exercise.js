@@ -3,7 +3,7 @@
 // functions of chapter/exercises.js, via the step's `check`) and says what the core computed. The results,
 // code and formula that give the solution away are veiled until the exercise is solved or "Show the
 // solution" is pressed. Solved exercises are remembered for the session; with predictions turned off
-// (render/predict.js) nothing is veiled, and the exercise can still be tried.
+// (render/predict.js) nothing is veiled and the exercise follows the step's explanation, to be tried there.
 import { h } from './dom.js';
 import { answers, predictionsOn, remember, veiler } from './predict.js';
 
@@ -37,9 +37,10 @@ function read(form, exercise) {
  * hides: [result names], hidesAlso: [selectors in the step] }
  */
 export function installExercise(article, exercise, results, settings) {
-  // before the results it hides; an exercise that hides nothing comes after the step's explanation
-  const anchor = exercise.hides?.length ? article.querySelector('.results') : article.querySelector('.gpt-block, .notebook-link-wrap');
+  // before the results it hides; one that hides nothing (or with questions off) after the step's explanation
   const asking = predictionsOn();
+  const first = asking && exercise.hides?.length;
+  const anchor = first ? article.querySelector('.results') : article.querySelector('.gpt-block, .notebook-link-wrap');
   const { veil, unveil } = veiler(article, exercise.hides ?? [], exercise.hidesAlso ?? []);
   const titleId = `exercise-${exercise.id}-title`;
   const panel = h('section', { class: 'exercise', 'data-exercise': exercise.id, 'aria-labelledby': titleId });
