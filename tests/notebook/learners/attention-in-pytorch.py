@@ -202,6 +202,10 @@ try:
     token_embedding(torch.tensor([1.0, 2.0]))
 except RuntimeError as error:
     print(error)
+try:
+    F.embedding(torch.ones(2, 2).bool(), token_embedding.weight)
+except RuntimeError as error:
+    print(error)
 # %%
 torch.manual_seed(123)
 norm = nn.LayerNorm(4)

@@ -57,6 +57,15 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     return weights @ value
 
 
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    """weight's rows for an integer index tensor, as nn.Embedding looks them up."""
+    if max_norm is not None:
+        raise ValueError("embedding(max_norm=...) is not in this notebook's PyTorch yet")
+    from .sparse import embedding
+
+    return embedding(input, weight, padding_idx)
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     from .normalization import layer_norm
 

@@ -56,7 +56,7 @@ def embedding(input, weight, padding_idx=None):
     if not isinstance(input, Tensor):
         raise TypeError(f"embedding(): argument 'indices' must be Tensor, not {type(input).__name__}")
     if input.dtype.is_floating_point or input.dtype is torch.bool:
-        kind = "torch.FloatTensor" if input.dtype.is_floating_point else "torch.BoolTensor"
+        kind = "torch.FloatTensor" if input.dtype.is_floating_point else "CPUBoolType"  # as PyTorch names them
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got {kind} instead (while checking arguments for embedding)")
     rows = weight.shape[0]
