@@ -88,7 +88,7 @@ test('typing a cell and Shift+Enter shows its output; an error shows a traceback
   await page.keyboard.press('Control+Enter');
   const fourth = page.locator('.nb-cell').nth(3);
   await fourth.locator('.nb-error').waitFor();
-  assert.match(await fourth.locator('.nb-error').textContent(), /RuntimeError: matmul: shapes \[2,3\] and \[2,3\]/);
+  assert.match(await fourth.locator('.nb-error').textContent(), /RuntimeError: mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)/);
   assertNoProblems(page);
   await closePage(page);
 });

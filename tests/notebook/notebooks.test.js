@@ -154,13 +154,13 @@ describe('a notebook survives', () => {
   before(async () => { nb = await loadNotebook(); });
   after(() => nb?.close());
 
-  test('an error raised by the core: a Python RuntimeError with the core message, then the next cell runs', async () => {
+  test("an error raised by the core: a Python RuntimeError with PyTorch's message, then the next cell runs", async () => {
     const { output, error } = await nb.run('import torch\nx = torch.rand(2, 3)\nprint("before")\nx @ x');
     assert.equal(output, 'before\n');
     assert.equal(error.type, 'RuntimeError');
     assert.equal(error.line, 4);
-    assert.match(error.message, /^matmul: .*\[2,3\].*\[2,3\]/);
-    assert.match(error.traceback, /Cell \[\d+\], line 4\n {4}x @ x\nRuntimeError: matmul: /);
+    assert.equal(error.message, 'mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)');
+    assert.match(error.traceback, /Cell \[\d+\], line 4\n {4}x @ x\nRuntimeError: mat1 and mat2 shapes cannot be multiplied/);
     assert.deepEqual(await nb.run('(x @ x.T).shape'), { output: 'torch.Size([2, 2])\n', error: null });
   });
 
