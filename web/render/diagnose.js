@@ -2,7 +2,6 @@
 // search (diagnose/, in a Web Worker so the page stays responsive) answers with the changes that print exactly
 // that, each in a sentence and a line of code, the pasted cells marked as they match, and "Use these settings"
 // to switch the page to them (one history entry).
-import './diagnose.css';
 import { h, inlineCode } from './dom.js';
 import { formatHash } from '../state.js';
 import { parsePrinted } from '../../diagnose/parse.js';
