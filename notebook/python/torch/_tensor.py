@@ -197,7 +197,9 @@ class Tensor:
 
     def tolist(self):
         values = self._t.toArray()
-        return values.to_py() if _core.is_js(values) else values
+        values = values.to_py() if _core.is_js(values) else values
+        # JavaScript has one number type: 0.0 arrives as the int 0, and a float tensor's list holds floats.
+        return _float_leaves(values) if self.dtype.is_floating_point else values
 
     def __float__(self):
         return float(self.item())
@@ -269,6 +271,8 @@ class Tensor:
             raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
         js, d, advanced = self._t, 0, None
         for k in key:
+            if isinstance(k, Tensor) and k.dim() == 0 and k.dtype is not bool_ and not k.dtype.is_floating_point:
+                k = k.tolist()  # a 0-d integer tensor indexes as its int
             if k is Ellipsis:
                 d += self.dim() - consumed
             elif k is None:
@@ -397,6 +401,10 @@ class Tensor:
             raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(source).__name__}")
         call(self._t.set, _core.to_js([]), source._t)
         return self
+
+
+def _float_leaves(values):
+    return [_float_leaves(v) for v in values] if isinstance(values, list) else float(values)
 
 
 def _mask(mask, op):
