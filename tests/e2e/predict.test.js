@@ -62,12 +62,16 @@ test('five steps ask first: the results asked about are veiled until a keyboard 
       assert.ok(await panel.isVisible(), `${step.id}: the question is shown`);
       assert.ok((await veiled(page, step)).every(Boolean), `${step.id}: ${step.predict.hides} veiled before the answer`);
       assert.equal(await page.locator(`${stepSelector(step.id)} .step-note`).isHidden(), true, `${step.id}: the note waits too`);
+      const told = ['.step-note', ...(step.predict.hidesAlso ?? [])];
+      const hiddenParts = () => page.locator(stepSelector(step.id)).evaluate((el, sels) => sels.flatMap((sel) => [...el.querySelectorAll(sel)].map((x) => x.hidden)), told);
+      assert.ok((await hiddenParts()).every(Boolean), `${step.id}: ${told} hidden before the answer`);
       await answerByKeyboard(page, step, ANSWERS[step.predict.id](results, settings));
       const verdict = panel.locator('.predict-verdict');
       assert.match(await verdict.textContent(), /^Right\. /, `${step.id}: ${await verdict.textContent()}`);
       assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('predict-verdict')), true, `${step.id}: focus on the verdict`);
       assert.ok((await veiled(page, step)).every((v) => !v), `${step.id}: unveiled after the answer`);
       assert.equal(await page.locator(`${stepSelector(step.id)} .veil-label`).count(), 0);
+      assert.ok((await hiddenParts()).every((hidden) => !hidden), `${step.id}: ${told} shown after the answer`);
     }
     // the verdicts quote the live numbers
     await open(page, 'dropout-ones', settings);

@@ -83,8 +83,8 @@ const numberFrom = (text) => (/^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test
  * Puts the step's prediction into `article` (a step already drawn): the question before the results, the
  * results it names veiled until it is answered. Returns nothing; its only effects are on `article`.
  * predict: { id, kind: 'choice' | 'number', question(results, settings), options(results, settings) (choice:
- * [{ value, label }]), unit (number: what the number is), hides: [result names], verdict(guess, results,
- * settings) -> { right: boolean, text } }
+ * [{ value, label }]), unit (number: what the number is), hides: [result names], hidesAlso: [selectors of other
+ * parts that tell the answer], verdict(guess, results, settings) -> { right: boolean, text } }
  */
 export function installPrediction(article, predict, results, settings) {
   const anchor = article.querySelector('.results');
@@ -106,7 +106,7 @@ export function installPrediction(article, predict, results, settings) {
   const panel = h('section', { class: 'predict', 'data-predict': predict.id, 'aria-labelledby': `predict-${predict.id}` });
   anchor.before(panel);
 
-  const { veil, unveil } = veiler(article, predict.hides, ['.step-note']);
+  const { veil, unveil } = veiler(article, predict.hides, ['.step-note', ...(predict.hidesAlso ?? [])]);
 
   const off = h('button', { type: 'button', class: 'button quiet small predict-turn-off' }, 'Turn predictions off');
   off.addEventListener('click', () => {

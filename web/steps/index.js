@@ -24,7 +24,8 @@
 //   layout     optional { fact, view, storage, viewLabel, storageLabel }: the view/transpose explorer
 //              (render/layout.js) of the layout fact `fact` (mha_layout), the view and the tensor it reads
 //   predict    optional { id, kind: 'choice' | 'number', question(results, settings), options(results, settings)
-//              (a choice's [{ value, label }]), unit (a number's label), hides: [result names], verdict(guess,
+//              (a choice's [{ value, label }]), unit (a number's label), hides: [result names], hidesAlso:
+//              [selectors of other parts that tell the answer], verdict(guess,
 //              results, settings) -> { right, text } (guess null when skipped) }: asked before those results are
 //              shown (render/predict.js)
 //   exercise   optional { id, title, task(settings), fields, check(answer, results, settings) -> { solved, text },

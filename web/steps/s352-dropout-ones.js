@@ -33,6 +33,7 @@ export default {
     question: (r, s) => `Dropout with p = ${s.p} zeroes some of these ones. What does a 1 that survives become?`,
     unit: 'A surviving 1 becomes',
     hides: ['dropout_ones'],
+    hidesAlso: ['.formula', '.step > .prose:not(.lede)'], // they say 1/(1 − p)
     verdict: (guess, r, s) => {
       const kept = 1 / (1 - s.p);
       const n = r.dropout_ones.shape[1];

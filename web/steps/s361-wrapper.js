@@ -39,6 +39,7 @@ export default {
       'How many numbers will each token’s output vector have (context_vecs.shape[-1])?',
     unit: 'Output width',
     hides: ['wrapper_out'],
+    hidesAlso: ['.step > .prose:not(.lede)'], // it works the width out
     verdict: (guess, r, s) => {
       const width = r.wrapper_out.shape.at(-1);
       return {
