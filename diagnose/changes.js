@@ -177,3 +177,32 @@ export const DERIVED_MISTAKES = [
     make: (torch, { attn_scores_2_qk: s, keys: k }) => torch.softmax(s.div(k.shape[1]), -1),
   },
 ];
+
+// The classes of 3.4.2 as their forward runs, with one of the learner mistakes put in (the chapter's own lines
+// otherwise): part is the kept part holding the module, qkv its projections of x.
+const CLASSES = [
+  { name: 'SelfAttention_v1', part: 'sa_v1', module: (p) => p.sa_v1, step: 'self-attention-v1', qkv: (m, x) => [x.matmul(m.W_query), x.matmul(m.W_key), x.matmul(m.W_value)] },
+  { name: 'SelfAttention_v2', part: 'sa_v2', module: (p) => p.sa_v2, step: 'self-attention-v2', qkv: (m, x) => [m.W_query.forward(x), m.W_key.forward(x), m.W_value.forward(x)] },
+];
+const IN_FORWARD = [
+  { id: 'softmax-dim0', question: 'the softmax ran over dim=0', code: ['torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)', 'torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=0)'], weights: (torch, q, k) => torch.softmax(q.matmul(k.T).div(k.shape[1] ** 0.5), 0) },
+  { id: 'no-scaling', question: 'the scores were not divided by √d_k', code: ['torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)', 'torch.softmax(attn_scores, dim=-1)'], weights: (torch, q, k) => torch.softmax(q.matmul(k.T), -1) },
+  { id: 'divide-by-d_k', question: 'the scores were divided by d_k instead of √d_k', code: ['attn_scores / keys.shape[-1]**0.5', 'attn_scores / keys.shape[-1]'], weights: (torch, q, k) => torch.softmax(q.matmul(k.T).div(k.shape[1]), -1) },
+  { id: 'scores-from-values', question: 'the scores used the values instead of the keys', code: ['attn_scores = queries @ keys.T', 'attn_scores = queries @ values.T'], weights: (torch, q, k, v) => torch.softmax(q.matmul(v.T).div(k.shape[1] ** 0.5), -1) },
+];
+
+/** Each mistake inside each class's forward: { id, question, code, step, part, name, make(torch, module, inputs) }. */
+export const CLASS_MISTAKES = CLASSES.flatMap((c) =>
+  IN_FORWARD.map((m) => ({
+    id: `${m.id}-in-${c.part}`,
+    question: `${m.question} in ${c.name}.forward`,
+    code: { right: m.code[0], wrong: m.code[1] },
+    step: c.step,
+    part: c.part,
+    module: c.module,
+    make: (torch, module, x) => {
+      const [q, k, v] = c.qkv(module, x);
+      return m.weights(torch, q, k, v).matmul(v);
+    },
+  })),
+);

@@ -90,12 +90,15 @@ export class ChapterRun {
    * Recomputes, of the sections in `affected`, those that read a changed setting (`direct`) or something that
    * a recomputed section made differently, under `settings` (and a draws change: { point, count }), stopping
    * once every name in `wanted` has been shown. Returns the results (the watched run's where not recomputed),
-   * or null when the core rejects these settings.
+   * or null when the core rejects these settings. `inspect(results, parts)` sees the kept parts this run made or
+   * reused (name -> part) before the new ones are deleted.
    */
-  rerun(settings, { affected, direct, wanted, draws = null }) {
+  rerun(settings, { affected, direct, wanted, draws = null, inspect = null }) {
     const fresh = [];
     try {
-      return this.#run(settings, { affected, direct, wanted, draws, fresh }).results;
+      const { results, parts } = this.#run(settings, { affected, direct, wanted, draws, fresh });
+      inspect?.(results, parts); // while its modules are alive
+      return results;
     } catch (error) {
       if (error?.name === 'AttentionError') return null;
       throw error;
@@ -140,6 +143,7 @@ export class ChapterRun {
     };
 
     const results = watch ? {} : { ...this.results };
+    const parts = new Map(); // the kept parts this run made or reused
     let pending = wanted ? new Set(wanted) : null;
     const watchedResults = watch
       ? new Proxy(results, {
@@ -168,7 +172,7 @@ export class ChapterRun {
       if (!watch) {
         const key = JSON.stringify([...known.keys].map((k) => runSettings[k]));
         const moved = draws?.point.section === section && draws.point.scope === name;
-        if (key === known.key && !moved) return known.part;
+        if (key === known.key && !moved) return parts.set(name, known.part).get(name);
       }
       // what the part's make() reads, and what the section read before (a size taken from settings up front)
       const keys = new Set(outside);
@@ -180,6 +184,7 @@ export class ChapterRun {
         const part = make();
         if (watch) this.parts.set(name, { part, keys, key: JSON.stringify([...keys].map((k) => runSettings[k])) });
         else fresh.push(part);
+        parts.set(name, part);
         return part;
       } finally {
         if (watch) closePoint();
@@ -223,6 +228,6 @@ export class ChapterRun {
     } finally {
       torch.setRngProfile('default');
     }
-    return { results, context };
+    return { results, context, parts };
   }
 }

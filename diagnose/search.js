@@ -9,7 +9,7 @@
 import { STEPS } from '../web/steps/index.js';
 import { ChapterRun } from './chapter-run.js';
 import { compareResult } from './compare.js';
-import { COMMON_SEEDS, SEED_RANGE, DERIVED_MISTAKES, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
+import { COMMON_SEEDS, SEED_RANGE, DERIVED_MISTAKES, CLASS_MISTAKES, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
 
 /**
  * The results a paste is compared with: each step's shown results (and the right side of its mistakes), and
@@ -27,7 +27,8 @@ export function targetsOf(stepId = null) {
     for (const m of step.mistakes ?? []) mistakes.push({ name: m.wrong, step: step.id, change: mistakeChange(m) });
   }
   const derived = DERIVED_MISTAKES.filter((d) => steps.some((s) => s.id === d.step)).map((d) => ({ ...d, name: `mistake:${d.id}`, change: mistakeChange(d) }));
-  return { plain: [...plain].map(([name, step]) => ({ name, step })), mistakes, derived };
+  const inClasses = CLASS_MISTAKES.filter((d) => steps.some((s) => s.id === d.step)).map((d) => ({ ...d, name: `mistake:${d.id}`, change: mistakeChange(d) }));
+  return { plain: [...plain].map(([name, step]) => ({ name, step })), mistakes, derived, inClasses };
 }
 
 export function search(torch, settings, paste, { step = null } = {}) {
@@ -44,6 +45,7 @@ function searchIn(run, settings, paste, targets) {
   // a change of d_out or heads changes shapes; any other change can only answer with a result of the paste's shape
   const every = [...targets.plain.map((t) => ({ ...t, change: null })), ...targets.mistakes];
   const derived = targets.derived;
+  const inClasses = targets.inClasses;
   const fits = (name) => compareResult({ shape: run.results[name]?.shape }, { ...paste, kind: 'size' }) !== null;
   const all = every.filter((t) => fits(t.name));
   const exact = [];
@@ -54,16 +56,22 @@ function searchIn(run, settings, paste, targets) {
   let nearest = null;
 
   // compares every target a run recomputed (all of them for the settings as they are)
-  const check = (results, changes, recomputed, targets = all) => {
-    // the mistakes made from results, where those were computed (as the paste's shape allows)
+  const check = (results, changes, recomputed, targets = all, parts = null) => {
+    // the mistakes made from results, where those were computed (as the paste's shape allows), and those put
+    // into a class's forward, where this run has the class
     const made = new Set();
+    for (const d of parts ? inClasses : []) {
+      if (!parts.has(d.part) || !results.inputs?.tensor) continue;
+      results = { ...results, [d.name]: { name: d.name, label: d.code.wrong, ...lazyValues(d.make(run.torch, d.module(parts.get(d.part)), results.inputs.tensor)) } };
+      made.add(d.name);
+    }
     for (const d of derived) {
       if ((recomputed && !d.from.some((n) => recomputed.has(n))) || d.from.some((n) => !results[n]?.tensor)) continue;
       const tensors = Object.fromEntries(d.from.map((n) => [n, results[n].tensor]));
       results = { ...results, [d.name]: { name: d.name, label: d.code.wrong, ...lazyValues(d.make(run.torch, tensors)) } };
       made.add(d.name);
     }
-    for (const t of [...targets, ...derived]) {
+    for (const t of [...targets, ...derived, ...inClasses]) {
       if (made.has(t.name) ? false : recomputed ? !recomputed.has(t.name) : false) continue;
       if (!made.has(t.name) && t.make) continue;
       const cmp = compareResult(results[t.name], paste);
@@ -92,11 +100,10 @@ function searchIn(run, settings, paste, targets) {
     const targets = 'd_out' in changed || 'heads' in changed ? every : all;
     const wanted = [...new Set([...targets.map((t) => t.name), ...derived.flatMap((d) => d.from)])].filter((n) => affected[run.shownIn.get(n)]);
     if (wanted.length === 0) return;
-    const results = run.rerun({ ...settings, ...changed }, { affected, direct, wanted, draws });
-    if (results) check(results, changes, new Set(wanted), targets);
+    run.rerun({ ...settings, ...changed }, { affected, direct, wanted, draws, inspect: (results, parts) => check(results, changes, new Set(wanted), targets, parts) });
   };
 
-  check(run.results, [], null);
+  check(run.results, [], null, all, new Map([...run.parts].map(([name, { part }]) => [name, part])));
   if (exact.length) return finish(exact, nearest);
 
   const singles = [

@@ -60,6 +60,18 @@ attn_scores_2 = (inputs[1] @ W_query) @ (inputs @ W_key).T
 case("divide-by-d_k", None, torch.softmax(attn_scores_2 / 2, dim=-1),
      {"kind": "mistake", "name": "divide-by-d_k-q2", "to": "attn_scores_2 / d_k"})
 
+# mistakes inside a class's forward: the softmax over dim=0 in SelfAttention_v2, the scores from the values in v1
+torch.manual_seed(789)
+sa_v2 = SelfAttentionV2(3, 2)
+queries, keys, values = sa_v2.W_query(inputs), sa_v2.W_key(inputs), sa_v2.W_value(inputs)
+case("v2-softmax-dim0", None, torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=0) @ values,
+     {"kind": "mistake", "name": "softmax-dim0-in-sa_v2", "to": "torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=0)"})
+torch.manual_seed(123)
+W_query, W_key, W_value = torch.rand(3, 2), torch.rand(3, 2), torch.rand(3, 2)
+queries, keys, values = inputs @ W_query, inputs @ W_key, inputs @ W_value
+case("v1-scores-from-values", "self-attention-v1", torch.softmax(queries @ values.T / keys.shape[-1] ** 0.5, dim=-1) @ values,
+     {"kind": "mistake", "name": "scores-from-values-in-sa_v1", "to": "attn_scores = queries @ values.T"})
+
 # setting: MultiHeadAttention with d_out=4 (each head 2 wide, as the wrapper's d_out=2)
 torch.manual_seed(123)
 case("mha-d_out-4", "mha-output", MHA(3, 4, 6, 0.0, 2)(batch), {"kind": "setting", "name": "d_out", "to": 4})
