@@ -6,7 +6,7 @@
 //                              SIMD WebAssembly inlined, for file:// with no network; a hash-based policy
 //   vite preview               serves dist/site
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
@@ -62,8 +62,11 @@ const isWorkerScript = (url) => WORKER_SCRIPT.test(url);
 
 // Where the host sends no headers, the site's service worker adds the policy (web/notebook/service-worker.js).
 export const SERVICE_WORKER = 'notebook-sw.js';
-const serviceWorkerSource = () =>
+// It also keeps the site for offline use: SITE_FILES are the built files, BUILD a hash of their contents (a new
+// deployment, a new cache); the dev server's worker keeps nothing (an empty list).
+const serviceWorkerSource = (files = [], build = 'dev') =>
   `const WORKER_POLICY = ${JSON.stringify(WORKER_POLICY.join('; '))};\nconst WORKER_SCRIPT = ${WORKER_SCRIPT};\n` +
+  `const SITE_FILES = ${JSON.stringify(files)};\nconst BUILD = ${JSON.stringify(build)};\n` +
   readFileSync(here('web/notebook/service-worker.js'), 'utf8');
 
 /**
@@ -71,6 +74,7 @@ const serviceWorkerSource = () =>
  * worker that adds it elsewhere: built beside the pages, served by the dev server.
  */
 function workerPolicy() {
+  let pages = [];
   const addPolicy = (server) => {
     server.middlewares.use((req, res, next) => {
       if (isWorkerScript(req.url)) res.setHeader('Content-Security-Policy', WORKER_POLICY.join('; '));
@@ -87,8 +91,16 @@ function workerPolicy() {
       });
     },
     configurePreviewServer: addPolicy,
-    generateBundle() {
-      this.emitFile({ type: 'asset', fileName: SERVICE_WORKER, source: serviceWorkerSource() });
+    buildStart({ input }) {
+      pages = Object.values(input).map((file) => file.split('/').pop()); // written after this hook: listed by name
+    },
+    generateBundle(_, bundle) {
+      const unbundled = [...readdirSync(here('web/public')), ...pages];
+      const build = createHash('sha256');
+      for (const [name, item] of Object.entries(bundle).sort(([a], [b]) => a.localeCompare(b))) build.update(name).update(item.code ?? item.source);
+      for (const name of unbundled) build.update(name).update(readFileSync(here(`web/${pages.includes(name) ? '' : 'public/'}${name}`)));
+      const files = [...Object.keys(bundle), ...unbundled].filter((f) => !f.endsWith('.map')).sort();
+      this.emitFile({ type: 'asset', fileName: SERVICE_WORKER, source: serviceWorkerSource(files, build.digest('hex').slice(0, 16)) });
     },
   };
 }

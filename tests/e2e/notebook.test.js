@@ -118,8 +118,9 @@ test('Stop ends a runaway loop; the page answers meanwhile and the namespace is 
 });
 
 test('on a host without cross-origin isolation, Stop restarts Python and says so', async () => {
-  const page = await newPage(env.browser);
-  // A plain static host: the same files without the COOP/COEP headers.
+  // A plain static host (the same files without the COOP/COEP headers) in a browser that gives the page no
+  // service worker, which would add them (tests/e2e/notebook-offline.test.js).
+  const page = await newPage(env.browser, { contextOptions: { serviceWorkers: 'block' } });
   await page.route('**/*', async (route) => {
     const response = await route.fetch();
     const headers = { ...response.headers() };

@@ -1,24 +1,91 @@
-// The site's service worker (built as notebook-sw.js beside the pages, registered by the notebook): on a static
-// host, which sends no headers of its own, it gives the notebook's worker script the Content-Security-Policy
-// that a host with headers sends. vite.config.js writes WORKER_POLICY and WORKER_SCRIPT (the script's URLs)
-// above this line. It touches nothing else, not even another worker of the same origin.
-/* global WORKER_POLICY, WORKER_SCRIPT */
+// The site's service worker (built as notebook-sw.js beside the pages, registered by the notebook). On a static
+// host, which sends no headers of its own, it does what a host with headers does:
+//  - its pages come with COOP/COEP, so that they are cross-origin isolated after one reload and the notebook's
+//    Stop interrupts Python in place (SharedArrayBuffer) instead of restarting it;
+//  - the notebook's worker script comes with its Content-Security-Policy (WORKER_POLICY; WORKER_SCRIPT matches
+//    its URLs), and no other worker gets it.
+// It also keeps the site (SITE_FILES, the pages and Pyodide) in a cache named after BUILD, so that after one
+// visit everything opens with the network off; a new deployment is a new BUILD: its cache replaces the old one
+// whole, and the open pages are told (they offer a reload). vite.config.js writes the four constants above
+// this line.
+/* global WORKER_POLICY, WORKER_SCRIPT, SITE_FILES, BUILD */
+
+const CACHE = `attention-lab-${BUILD}`;
+const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+const scope = new URL(self.registration.scope);
 
 self.addEventListener('install', () => self.skipWaiting());
-// Control the notebook that registered it at once, so that its first worker already has the policy.
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+// Control the notebook that registered it at once, so that its first worker already has the policy; the
+// caches of earlier deployments go.
+self.addEventListener('activate', (event) => event.waitUntil((async () => {
+  for (const name of await caches.keys()) if (name.startsWith('attention-lab-') && name !== CACHE) await caches.delete(name);
+  await self.clients.claim();
+})()));
+
+/** Every file of the site into the cache (those already there stay): asked for by a page once it has loaded. */
+async function keepSite(report) {
+  const cache = await caches.open(CACHE);
+  const kept = new Set((await cache.keys()).map((r) => r.url));
+  let done = 0;
+  for (const file of SITE_FILES) {
+    const url = new URL(file, scope).href;
+    if (!kept.has(url)) {
+      const response = await fetch(url, { cache: 'no-cache' });
+      if (response.ok) await cache.put(url, response);
+    }
+    done += 1;
+    report(done);
+  }
+}
+
+self.addEventListener('message', (event) => {
+  if (event.data?.type !== 'keep-site') return;
+  const port = event.ports[0];
+  event.waitUntil(keepSite((done) => port?.postMessage({ done, of: SITE_FILES.length }))
+    .then(() => port?.postMessage({ kept: true, build: BUILD }), (error) => port?.postMessage({ failed: String(error) })));
+});
+
+/** A response with `extra` headers; the body is already decoded, so its encoding and length headers go. */
+function withHeaders(response, extra) {
+  if (response.type === 'opaque' || response.status === 0) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  headers.delete('Content-Encoding');
+  headers.delete('Content-Length');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+// A page, network first (a new deployment shows at once), the cache when offline; a file of the site, from the
+// cache of this deployment, else from the network into it.
+async function respond(request) {
+  const cache = await caches.open(CACHE);
+  const url = new URL(request.url);
+  url.hash = '';
+  const key = url.pathname.endsWith('/') ? `${url.href}index.html` : url.href.split('?')[0];
+  if (request.mode === 'navigate') {
+    try {
+      const response = await fetch(request);
+      if (response.ok) await cache.put(key, response.clone());
+      return response;
+    } catch (error) {
+      const kept = await cache.match(key);
+      if (kept) return kept;
+      throw error;
+    }
+  }
+  const kept = SITE_FILES.length ? await cache.match(key) : null;
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok && SITE_FILES.length && request.method === 'GET') await cache.put(key, response.clone());
+  return response;
+}
 
 self.addEventListener('fetch', (event) => {
   const { request } = event;
-  if (request.destination !== 'worker' || new URL(request.url).origin !== self.location.origin || !WORKER_SCRIPT.test(request.url)) return;
-  event.respondWith(
-    fetch(request).then((response) => {
-      const headers = new Headers(response.headers);
-      headers.set('Content-Security-Policy', WORKER_POLICY);
-      // The body is already decoded: its encoding and length headers no longer describe it.
-      headers.delete('Content-Encoding');
-      headers.delete('Content-Length');
-      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-    }),
-  );
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || !url.href.startsWith(scope.href) || request.method !== 'GET') return;
+  const extra = { ...ISOLATION };
+  if (request.destination === 'worker' && WORKER_SCRIPT.test(request.url)) extra['Content-Security-Policy'] = WORKER_POLICY;
+  if (request.headers.has('range')) return; // partial requests go to the host as they are
+  event.respondWith(respond(request).then((response) => withHeaders(response, extra)));
 });

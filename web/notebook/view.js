@@ -18,6 +18,7 @@ const STARTER = [
     `print(attn_weights)\nfor i, w in enumerate(attn_weights[1]):\n    print(f"${BOOK_TOKENS[1]} -> word {i}: {w:.4f}")`,
 ];
 const CURRENT_KEY = 'attention-lab.notebook-open'; // sessionStorage: this tab's notebook, across reloads
+const ISOLATION_RELOAD_KEY = 'attention-lab.isolation-reload'; // sessionStorage: reloaded once to be isolated
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -25,7 +26,7 @@ const els = {
   addCell: $('add-cell'), copyLink: $('copy-link'), status: $('status'), loading: $('loading'),
   progress: $('progress'), progressText: $('progress-text'), name: $('notebook-name'), list: $('notebook-list'),
   library: $('notebooks'), newNotebook: $('new-notebook'), duplicate: $('duplicate'), notices: $('notices'),
-  openFile: $('open-ipynb'), file: $('ipynb-file'), download: $('download-ipynb'), count: $('notebook-count'),
+  mode: $('mode'), openFile: $('open-ipynb'), file: $('ipynb-file'), download: $('download-ipynb'), count: $('notebook-count'),
 };
 
 let notebook = null; // the loaded Notebook, once Python is ready
@@ -338,13 +339,13 @@ function renderList() {
     when.textContent = `changed ${changedText(entry.changed)}`;
     const copy = document.createElement('button');
     copy.type = 'button';
-    copy.className = 'button quiet small';
+    copy.className = 'button quiet small nb-copy';
     copy.textContent = 'Duplicate';
     copy.setAttribute('aria-label', `Duplicate “${entry.name}”`);
     copy.addEventListener('click', () => duplicate(entry.id));
     const remove = document.createElement('button');
     remove.type = 'button';
-    remove.className = 'button quiet small';
+    remove.className = 'button quiet small nb-remove';
     remove.textContent = 'Delete';
     remove.setAttribute('aria-label', `Delete “${entry.name}”`);
     remove.addEventListener('click', () => deleteNotebook(entry.id));
@@ -532,22 +533,65 @@ function downloadIpynb() {
 
 // ------------------------------------------------------------ start
 /**
- * The site's service worker gives Python's worker its Content-Security-Policy on hosts that send no headers
- * (web/notebook/service-worker.js). It is waited for a moment on a first visit, so that the first worker has
- * the policy; without it (no service workers here) the worker still binds itself to the site.
+ * The site's service worker (web/notebook/service-worker.js) gives the pages COOP/COEP and Python's worker its
+ * Content-Security-Policy on hosts that send no headers, and keeps the site for offline use. It is waited for a
+ * moment on a first visit; once it controls the page, one reload makes the page cross-origin isolated (the
+ * headers apply to a page loaded through it), so that Stop keeps Python's variables. Without it (no service
+ * workers here) the worker still binds itself to the site, and Stop restarts Python. Resolves to false when
+ * the page is reloading.
  */
 async function withSiteServiceWorker() {
-  if (!navigator.serviceWorker) return;
+  if (!navigator.serviceWorker) return true;
   try {
     await navigator.serviceWorker.register('./notebook-sw.js');
-    if (navigator.serviceWorker.controller) return;
-    await new Promise((done) => {
-      navigator.serviceWorker.addEventListener('controllerchange', done, { once: true });
-      setTimeout(done, 3000);
-    });
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((done) => {
+        navigator.serviceWorker.addEventListener('controllerchange', done, { once: true });
+        setTimeout(done, 3000);
+      });
+    }
   } catch {
-    // not registered (a private window, a host that refuses it): the worker's own binding remains
+    return true; // not registered (a private window, a host that refuses it): the worker's own binding remains
   }
+  const reloaded = sessionStorage.getItem(ISOLATION_RELOAD_KEY) === '1';
+  if (!globalThis.crossOriginIsolated && navigator.serviceWorker.controller && !reloaded) {
+    sessionStorage.setItem(ISOLATION_RELOAD_KEY, '1');
+    location.reload();
+    return false;
+  }
+  // A new deployment's service worker took over: this page still runs the old one's scripts.
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    notice('update', 'A new version of this site was published. Your notebooks are kept; reload to use it.', [['Reload', async () => {
+      await save();
+      location.reload();
+    }]]);
+  });
+  return true;
+}
+
+/** What Stop does here and whether the site works offline, beside the toolbar. */
+function showMode(offline = '') {
+  const stop = notebook?.interruptible ?? globalThis.crossOriginIsolated
+    ? 'Stop keeps your variables (this page is cross-origin isolated).'
+    : navigator.serviceWorker
+      ? 'Stop restarts Python: this page is not cross-origin isolated here.'
+      : 'Stop restarts Python: this browser gives the page no service worker, which would let Stop keep your variables.';
+  els.mode.textContent = `${stop}${offline ? ` ${offline}` : ''}`;
+}
+
+/** Asks the service worker to keep every file of the site, so that it opens and runs offline from now on. */
+function keepSiteOffline() {
+  const worker = navigator.serviceWorker?.controller;
+  if (!worker) return;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = ({ data }) => {
+    if (data.kept) {
+      showMode('Works offline: the site is kept in this browser.');
+      document.documentElement.dataset.offline = 'kept';
+    } else if (data.failed) showMode(`Not kept for offline use (${data.failed}).`);
+    else if (data.done % 10 === 0 || data.done === data.of) showMode(`Keeping the site for offline use: ${data.done} of ${data.of} files…`);
+  };
+  worker.postMessage({ type: 'keep-site' }, [channel.port2]);
 }
 
 /** The notebook this tab opens: a link's as a new one (or the same one again on a reload), else the last one. */
@@ -570,7 +614,8 @@ async function start() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ''));
   const stored = library.get(sessionStorage.getItem(CURRENT_KEY) ?? '') ?? library.get(library.list()[0]?.id ?? '');
   const profile = params.has('cells') ? (params.get('profile') === 'mkl' ? 'mkl' : 'default') : stored?.profile ?? 'default';
-  await withSiteServiceWorker();
+  if (!(await withSiteServiceWorker())) return;
+  showMode();
   ready = loadNotebook({
     profile,
     onProgress: (message, fraction) => {
@@ -600,7 +645,9 @@ async function start() {
   els.loading.hidden = true;
   for (const b of [els.runAll, els.restart]) b.disabled = false;
   status(`Python ready (${notebook.backend}). ${notebook.interruptible ? '' : 'Stop restarts Python on this host.'}`);
+  showMode();
   document.documentElement.dataset.ready = 'python';
+  keepSiteOffline();
 }
 
 /**
