@@ -4,10 +4,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertNoProblems, closePage, newPage, setup } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+
+import { assertNoProblems, closePage, newPage, seriousViolations, setup } from './harness.mjs';
 import { notebookHash } from '../../web/notebook/share.js';
 import { cellsForStep } from '../../web/notebook/chapter-cells.js';
 import { bookSettings } from '../../web/state.js';
+import { readIpynb } from '../../web/notebook/ipynb.js';
+
+const JUPYTER_FILE = new URL('../notebook/jupyter/chapter-start.ipynb', import.meta.url);
 
 let env;
 before(async () => { env = await setup(); });
@@ -167,4 +172,59 @@ test('a second tab on the same notebook is told, follows an edit, and asks befor
   assertNoProblems(first);
   assertNoProblems(second);
   await closePage(first);
+});
+
+test('.ipynb round trip: a Jupyter file opened by the picker and by a drop, each a new notebook, downloaded back with its cells', async () => {
+  const page = await newPage(env.browser);
+  await open(page);
+  await page.setInputFiles('#ipynb-file', { name: 'chapter-start.ipynb', mimeType: 'application/json', buffer: readFileSync(JUPYTER_FILE) });
+  await page.waitForFunction(() => document.getElementById('notebook-name').value === 'chapter-start');
+  const jupyter = readIpynb(readFileSync(JUPYTER_FILE, 'utf8'));
+  assert.equal(await page.locator('.nb-cell').count(), jupyter.cells.length);
+  assert.equal(await page.locator('.nb-cell.is-markdown').count(), 3, 'markdown and raw cells shown as text');
+  assert.equal(await page.textContent('.nb-cell[data-cell="1"] .nb-markdown'), jupyter.cells[0].source);
+  const kept = JSON.parse(await page.evaluate(() => {
+    const list = JSON.parse(localStorage.getItem('attention-lab.notebooks'));
+    return localStorage.getItem(`attention-lab.notebook.${list.find((e) => e.name === 'chapter-start').id}`);
+  }));
+  assert.deepEqual(kept.cells, jupyter.cells, 'each code cell keeps what Jupyter printed, as printed');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-ipynb')]);
+  assert.equal(download.suggestedFilename(), 'chapter-start.ipynb');
+  const written = readFileSync(await download.path(), 'utf8');
+  const back = readIpynb(written);
+  assert.deepEqual(back.cells, jupyter.cells, 'the download reads back to the same cells and outputs');
+  assert.equal(JSON.parse(written).nbformat, 4);
+
+  // A file dropped on the page opens too; one that is not a notebook is refused with what is wrong.
+  const drop = (name, text) => page.evaluate(([n, t]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([t], n, { type: 'application/json' }));
+    document.getElementById('cells').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, [name, text]);
+  await drop('dropped.ipynb', written);
+  await page.waitForFunction(() => document.getElementById('notebook-name').value === 'dropped');
+  await drop('notes.txt', 'not a notebook');
+  await page.waitForFunction(() => /notes\.txt is not a Jupyter notebook: it is not JSON/.test(document.getElementById('notices').textContent));
+  assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('attention-lab.notebooks')).length), 3);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('the new controls: axe-core finds nothing serious, and at 390 px the page does not scroll sideways', async () => {
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    const page = await newPage(env.browser, { width, height, contextOptions: { bypassCSP: true } });
+    await open(page);
+    await page.setInputFiles('#ipynb-file', { name: 'chapter-start.ipynb', mimeType: 'application/json', buffer: readFileSync(JUPYTER_FILE) });
+    await page.waitForFunction(() => /opened as a new notebook/.test(document.getElementById('notices').textContent));
+    await openList(page);
+    assert.deepEqual(await seriousViolations(page, '#main'), [], `${width} px`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `${width} px: the page scrolls sideways by ${overflow} px`);
+    for (const id of ['#notebook-name', '#duplicate', '#open-ipynb', '#download-ipynb', '#new-notebook']) {
+      const box = await page.locator(id).boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${id} is on screen at ${width} px`);
+    }
+    await closePage(page);
+  }
 });
