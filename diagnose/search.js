@@ -140,13 +140,12 @@ function searchIn(run, settings, paste, targets) {
     const results = run.rerun({ ...settings, [key]: v }, { affected: sections, direct, wanted });
     if (results && wanted.some((n) => exactly(results[n]))) check(results, [seedChange(key, settings[key], v)], new Set(wanted));
   };
-  // the cheapest recomputes first (timed on a few seeds), each over the whole range: an answer in a cheap
-  // one comes before the expensive ones have run
-  const trial = COMMON_SEEDS.slice(0, 3);
+  // the cheapest recomputes first (by the results each shows on its way), each over the whole range: an answer
+  // in a cheap one comes before the expensive ones have run
   for (const s of scans) {
-    const t0 = performance.now();
-    for (const v of trial) scan(s, v);
-    s.cost = performance.now() - t0;
+    const last = Math.max(...s.wanted.map((n) => run.shownIn.get(n)));
+    const shows = run.sections.map((sec) => sec.shows);
+    s.cost = s.sections.reduce((sum, on, i) => sum + (!on ? 0 : i === last ? Math.max(...s.wanted.map((n) => shows[i].indexOf(n))) + 1 : shows[i].length), 0);
   }
   scans.sort((a, b) => a.cost - b.cost);
   for (const s of scans) {
