@@ -117,7 +117,7 @@ test('notebook: what my machine printed is compared line by line, and the other 
   const code = 'import torch\ntorch.manual_seed(123)\nprint(torch.nn.Dropout(0.5)(torch.ones(2, 6)))';
   const page = await newPage(env.browser, { width: 390, height: 844, contextOptions: { bypassCSP: true } });
   await page.goto(`${env.base}notebook.html${await notebookHash([code], 'default')}`);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'python', null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'python', null, { timeout: 120_000 }); // Pyodide, on a busy machine
   const cell = page.locator('.nb-cell').first();
   await cell.locator('.nb-printed summary').click();
   // what an Intel MKL build prints for this cell (row 0 all kept, where the default build drops two)
