@@ -74,9 +74,14 @@ Tensor map(const Tensor& t, const char* grad_fn, F&& f) {
     return Tensor::from_vector(t.shape(), std::move(v)).record(grad_fn, {&t});
 }
 
-void check_float(const Tensor& t, const char* op) {
-    if (t.dtype() != DType::Float32)
-        throw Error(std::string(op) + "(): expected a float32 tensor, got " + dtype_name(t.dtype()));
+// Ops PyTorch refuses for a bool tensor, in its words; and those whose bool result would be int64, which
+// the core does not have.
+void refuse_bool(const Tensor& t, const std::string& message) {
+    if (t.dtype() == DType::Bool) throw Error(message);
+}
+void refuse_int64_result(const Tensor& t, const char* op) {
+    refuse_bool(t, std::string(op) + "() of a bool tensor is an int64 tensor in PyTorch, and this core has float32 "
+                    "and bool tensors only: use .float() first");
 }
 
 }  // namespace
@@ -107,12 +112,12 @@ Tensor sum_dims(const Tensor& t, const Shape& dims, bool keepdim) {
 }
 
 Tensor mean(const Tensor& t) {
-    check_float(t, "mean");
+    refuse_bool(t, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Bool");
     return div(sum(t), double(t.numel())).record("MeanBackward0", {&t});
 }
 
 Tensor mean_dims(const Tensor& t, const Shape& dims, bool keepdim) {
-    check_float(t, "mean");
+    refuse_bool(t, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Bool");
     const std::vector<bool> reduced = reduced_dims(t, dims);
     int64_t n = 1;
     for (size_t i = 0; i < reduced.size(); ++i)
@@ -126,7 +131,7 @@ Tensor mean_dims(const Tensor& t, const Shape& dims, bool keepdim) {
 namespace {
 
 Tensor var_or_std(const Tensor& t, const Shape& dims, double correction, bool keepdim, bool take_sqrt) {
-    check_float(t, take_sqrt ? "std" : "var");
+    refuse_bool(t, "std and var only support floating point and complex dtypes");
     const std::vector<bool> reduced = reduced_dims(t, dims);
     const char* grad_fn = take_sqrt ? "StdBackward0" : "VarBackward0";
     const auto finish = [&](double m2, double n) {
@@ -205,14 +210,14 @@ Tensor amin(const Tensor& t, const Shape& dims, bool keepdim) {
 }
 
 Tensor prod(const Tensor& t) {
-    check_float(t, "prod");
+    refuse_int64_result(t, "prod");
     float p = 1.0f;
     for (float x : t.to_vector()) p *= x;
     return Tensor::full({}, p).record("ProdBackward0", {&t});
 }
 
 Tensor prod(const Tensor& t, int64_t dim, bool keepdim) {
-    check_float(t, "prod");
+    refuse_int64_result(t, "prod");
     return reduce_rows(t, {dim}, keepdim, [](const float* x, int64_t n) {
         float p = 1.0f;
         for (int64_t i = 0; i < n; ++i) p *= x[i];
@@ -221,7 +226,7 @@ Tensor prod(const Tensor& t, int64_t dim, bool keepdim) {
 }
 
 Tensor cumsum(const Tensor& t, int64_t dim) {
-    check_float(t, "cumsum");
+    refuse_int64_result(t, "cumsum");
     const int64_t d = wrap(dim, t.dim());
     Tensor out = t.clone();
     if (t.dim() == 0) return out.record("CumsumBackward0", {&t});
@@ -239,13 +244,17 @@ Tensor cumsum(const Tensor& t, int64_t dim) {
 
 // ---------------------------------------------------------------- element-wise
 
-Tensor abs(const Tensor& t) { return map(t, "AbsBackward0", [](float x) { return std::fabs(x); }); }
+Tensor abs(const Tensor& t) {
+    refuse_bool(t, "\"abs_cpu\" not implemented for 'Bool'");
+    return map(t, "AbsBackward0", [](float x) { return std::fabs(x); });
+}
 Tensor log(const Tensor& t) { return map(t, "LogBackward0", [](float x) { return std::log(x); }); }
 Tensor sqrt(const Tensor& t) { return map(t, "SqrtBackward0", [](float x) { return std::sqrt(x); }); }
 Tensor rsqrt(const Tensor& t) { return map(t, "RsqrtBackward0", [](float x) { return 1.0f / std::sqrt(x); }); }
 
 Tensor clamp(const Tensor& t, double min, double max) {
     if (std::isnan(min) && std::isnan(max)) throw Error("torch.clamp: At least one of 'min' or 'max' must not be None");
+    refuse_int64_result(t, "clamp");
     const float lo = static_cast<float>(min), hi = static_cast<float>(max);
     const bool has_lo = !std::isnan(min), has_hi = !std::isnan(max);
     return map(t, "ClampBackward1", [=](float x) {
@@ -313,7 +322,7 @@ float column_exp_sum(const float* x, int64_t n, int64_t inner, float m, bool vec
 }  // namespace
 
 Tensor log_softmax(const Tensor& t, int64_t dim) {
-    check_float(t, "log_softmax");
+    refuse_bool(t, "\"softmax_kernel_impl\" not implemented for 'Bool'");
     const int64_t d = wrap(dim, t.dim());
     if (t.dim() == 0) return Tensor::full({}, 0.0f).record("LogSoftmaxBackward0", {&t});
     // x - max - log(sum of exp(x - max)) along d, as ATen's kernels: along the last dim every exp is its
@@ -345,6 +354,7 @@ Tensor log_softmax(const Tensor& t, int64_t dim) {
 namespace {
 
 void check_bmm(const Tensor& a, const Tensor& b) {
+    refuse_bool(a, "\"bmm\" not implemented for 'Bool'");
     if (a.dim() != 3) throw Error("batch1 must be a 3D tensor");
     if (b.dim() != 3) throw Error("batch2 must be a 3D tensor");
     if (b.size(0) != a.size(0) || b.size(1) != a.size(2))

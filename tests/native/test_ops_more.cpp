@@ -228,3 +228,15 @@ TEST_CASE("log_softmax in ATen's order: lanes along the last dim, vector blocks 
     check(log_softmax(input("wide"), -1), "wide log_softmax(-1)");
     check(log_softmax(input("deep"), 1), "deep log_softmax(1)");
 }
+
+TEST_CASE("bool tensors: PyTorch's refusals, and no int64 result passed off as float32", "[ops-more]") {
+    const Tensor b = input("mask");
+    CHECK_THROWS_WITH(mean(b), Catch::StartsWith("mean(): could not infer output dtype."));
+    CHECK_THROWS_WITH(var(b, {}), Equals("std and var only support floating point and complex dtypes"));
+    CHECK_THROWS_WITH(abs(b), Equals("\"abs_cpu\" not implemented for 'Bool'"));
+    CHECK_THROWS_WITH(log_softmax(b, 0), Equals("\"softmax_kernel_impl\" not implemented for 'Bool'"));
+    CHECK_THROWS_WITH(cumsum(b, 0), Catch::Contains("int64"));
+    CHECK(amax(b, {}).dtype() == DType::Bool);
+    CHECK(where(b, b, b).dtype() == DType::Bool);
+    CHECK(log(b).dtype() == DType::Float32);
+}
