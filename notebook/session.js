@@ -1,6 +1,7 @@
 // One Python session: Pyodide (CPython in WebAssembly) with this project's `torch` package over the attention
 // core, and cells.py's Notebook holding the namespace. It runs inside a worker (worker.js), so a runaway
 // cell never blocks the page; everything here is synchronous once loaded.
+import { watchSiteFetches } from './site-only.js';
 
 // The Python files (path in Pyodide's file system -> address), written there at start-up. Each address is
 // written out literally so that a bundler copies the file.
@@ -98,6 +99,45 @@ async function importPyodide(pyodideURL) {
   return import(/* @vite-ignore */ new URL('pyodide.mjs', pyodideURL).href);
 }
 
+const MB = 1024 * 1024;
+
+/**
+ * While Python loads in a browser, each file it downloads is reported as it arrives ("Downloading
+ * pyodide.asm.wasm: 2.1 MB…", at most 10 reports a second), then what the loader waits for next. Returns a
+ * function that stops the reports. (Under Node, Pyodide reads its files from the disk: no downloads.)
+ */
+function reportDownloads(progress) {
+  if (inNode) return () => {};
+  let received = 0;
+  let last = 0;
+  let active = true;
+  let shown = 0; // the bar only moves forward, though files arrive in any order
+  const report = (message, fraction) => progress(message, (shown = Math.max(shown, fraction)));
+  const unwatch = watchSiteFetches((response, url) => {
+    if (!active || !response.body) return response;
+    const name = new URL(url).pathname.split('/').pop();
+    const counted = response.body.pipeThrough(new TransformStream({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        const now = Date.now();
+        if (active && now - last > 100) {
+          last = now;
+          report(`Downloading ${name}: ${(received / MB).toFixed(1)} MB in all…`, Math.min(0.6, 0.05 + received / (20 * MB)));
+        }
+        controller.enqueue(chunk);
+      },
+      flush() {
+        if (active && /\.wasm$/.test(name)) report(`Downloaded ${(received / MB).toFixed(1)} MB; compiling ${name}…`, 0.65);
+      },
+    }));
+    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  });
+  return () => {
+    active = false;
+    unwatch();
+  };
+}
+
 /**
  * Loads Python and the core; `progress(message, fraction)` is told each stage. Returns the session.
  * @param {{profile?: 'default'|'mkl', flavour?: 'simd'|'scalar', pyodideURL?: string,
@@ -107,15 +147,22 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
   progress = () => {} }) {
   const sandboxed = inNode && !hostAccess;
   progress('Loading Python (Pyodide)…', 0.05);
-  const [{ loadPyodide }, { loadAttention }, sources] = await Promise.all([
-    importPyodide(pyodideURL),
-    import('../wasm/index.js'),
-    Promise.all(Object.values(PYTHON_FILES).map(readText)),
-  ]);
-  const [pyodide, api] = await Promise.all([
-    loadPyodide({ ...(pyodideURL ? { indexURL: pyodideURL } : {}), ...(sandboxed ? { jsglobals: sandboxGlobals() } : {}) }),
-    loadAttention(flavour ? { flavour } : {}),
-  ]);
+  const stopReports = reportDownloads(progress);
+  let pyodide, api, sources;
+  try {
+    let loadPyodide, loadAttention;
+    [{ loadPyodide }, { loadAttention }, sources] = await Promise.all([
+      importPyodide(pyodideURL),
+      import('../wasm/index.js'),
+      Promise.all(Object.values(PYTHON_FILES).map(readText)),
+    ]);
+    [pyodide, api] = await Promise.all([
+      loadPyodide({ ...(pyodideURL ? { indexURL: pyodideURL } : {}), ...(sandboxed ? { jsglobals: sandboxGlobals() } : {}) }),
+      loadAttention(flavour ? { flavour } : {}),
+    ]);
+  } finally {
+    stopReports();
+  }
   progress('Starting torch…', 0.85);
   api.setRngProfile(profile);
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);

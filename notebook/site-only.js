@@ -27,8 +27,18 @@ export function siteOnly() {
   sealDynamicCode();
 }
 
+// What the loader shows while Python loads: set by watchSiteFetches, it sees each of the site's responses.
+let watcher = null;
+
+/** `watch(response, url)` gives the response that fetch returns, until the function returned is called. */
+export function watchSiteFetches(watch) {
+  watcher = watch;
+  return () => { if (watcher === watch) watcher = null; };
+}
+
 function closeNetwork() {
-  const siteFetch = self.fetch.bind(self);
+  const fetchOwn = self.fetch.bind(self);
+  const siteFetch = (request) => fetchOwn(request).then((response) => (watcher ? watcher(response, request.url) : response));
   replaceGlobal('fetch', function fetch(input, init) {
     let request;
     try {

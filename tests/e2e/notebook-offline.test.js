@@ -75,3 +75,21 @@ test('where the browser gives no service worker, Stop restarts Python and the pa
   assertNoProblems(page);
   await closePage(page);
 });
+
+test('loading shows its phases in order, with the bytes downloaded, and the bar only moves forward', { timeout: 120_000 }, async () => {
+  const page = await newPage(browser);
+  await page.goto(`${base}notebook.html`);
+  await pythonReady(page);
+  const log = await page.evaluate(() => window.notebookLoad);
+  const messages = log.map((e) => e.message);
+  const at = (pattern) => messages.findIndex((m) => pattern.test(m));
+  const phases = [/^Loading Python \(Pyodide\)…$/, /^Downloading pyodide\.asm\.wasm: \d+\.\d MB in all…$/, /^Downloaded \d+\.\d MB; compiling pyodide\.asm\.wasm…$/, /^Starting torch…$/, /^Ready$/];
+  const order = phases.map(at);
+  assert.ok(order.every((i) => i >= 0), `every phase is reported: ${messages.join(' | ')}`);
+  assert.deepEqual([...order].sort((a, b) => a - b), order, `in order: ${messages.join(' | ')}`);
+  assert.ok(log.every((e, i) => i === 0 || e.fraction >= log[i - 1].fraction), 'the bar never moves back');
+  assert.equal(log.at(-1).fraction, 1);
+  assert.ok(Number(/(\d+\.\d) MB; compiling/.exec(messages[order[2]])[1]) > 5, 'the downloads are counted (Pyodide is over 5 MB)');
+  assertNoProblems(page);
+  await closePage(page);
+});

@@ -36,6 +36,9 @@ let counter = 0; // Jupyter's execution count
 const cells = []; // { root, kind, view | text, output, countEl, printed, run }
 
 let editor = null; // ./editor.js, imported once Python has started loading
+// What the loader reported, in order, with the page's time: for the bench and the tests (window.notebookLoad).
+const progressLog = [];
+window.notebookLoad = progressLog;
 
 // ------------------------------------------------------------ cells
 function makeCell(data, at = cells.length) {
@@ -616,13 +619,22 @@ async function start() {
   const profile = params.has('cells') ? (params.get('profile') === 'mkl' ? 'mkl' : 'default') : stored?.profile ?? 'default';
   if (!(await withSiteServiceWorker())) return;
   showMode();
+  // Every report of the loader shows at once; between reports, each second adds how long it has waited.
+  let said = { message: 'Loading Python…', at: performance.now() };
+  const ticker = setInterval(() => {
+    const waited = Math.floor((performance.now() - said.at) / 1000);
+    if (waited >= 1) els.progressText.textContent = `${said.message} (${waited} s)`;
+  }, 1000);
   ready = loadNotebook({
     profile,
     onProgress: (message, fraction) => {
+      said = { message, at: performance.now() };
       els.progress.value = fraction;
       els.progressText.textContent = message;
+      progressLog.push({ message, fraction, at: Math.round(performance.now()) });
     },
   });
+  ready.finally(() => clearInterval(ticker)).catch(() => {});
   let linked;
   try {
     linked = await readNotebookHash(location.hash);
