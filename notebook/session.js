@@ -116,21 +116,21 @@ function reportDownloads(progress) {
   const unwatch = watchSiteFetches((response, url) => {
     if (!active || !response.body) return response;
     const name = new URL(url).pathname.split('/').pop();
-    const counted = response.body.pipeThrough(new TransformStream({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
+    // Counted on a copy, so that the response itself stays as the browser made it (its URL lets the browser
+    // keep the compiled WebAssembly for the next visit).
+    const reader = response.clone().body.getReader();
+    (async () => {
+      for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        received += part.value.byteLength;
         const now = Date.now();
         if (active && now - last > 100) {
           last = now;
           report(`Downloading ${name}: ${(received / MB).toFixed(1)} MB in all…`, Math.min(0.6, 0.05 + received / (20 * MB)));
         }
-        controller.enqueue(chunk);
-      },
-      flush() {
-        if (active && /\.wasm$/.test(name)) report(`Downloaded ${(received / MB).toFixed(1)} MB; compiling ${name}…`, 0.65);
-      },
-    }));
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+      }
+      if (active && /\.wasm$/.test(name)) report(`Downloaded ${(received / MB).toFixed(1)} MB; compiling ${name}…`, 0.65);
+    })().catch(() => {}); // a download that fails is the loader's to report
+    return response;
   });
   return () => {
     active = false;

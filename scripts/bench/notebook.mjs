@@ -3,7 +3,8 @@
 //                 Pyodide and the core compiled anew; the files come from the local disk);
 //   page          the same in Chromium: the built notebook page (dist/site/notebook.html, cold cache, on the
 //                 local static host, cross-origin isolated) with one cell that is run at once, until its output
-//                 shows; median of rounds;
+//                 shows; median of rounds; then `warm`, a return visit in the same browser (the files from the
+//                 site's service worker), and `coldPhases`, when each loading phase began on the last cold one;
 //   chapter       the chapter's notebook (the transcription, when it is on this machine) run cell by cell
 //                 after a restart, once Python has loaded; median over rounds in one process.
 // Prints one JSON object on stdout.
@@ -46,23 +47,41 @@ export async function pageFirstOutputMs(rounds = 3) {
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   const url = `http://localhost:${server.address().port}/notebook.html${await notebookHash([FIRST_CELL])}`;
   const times = [];
+  const warm = [];
+  let phases = null;
+  // navigation -> the first cell's output, and the loader's reports (phase, ms since navigation)
+  const firstOutput = async (page) => {
+    const t0 = Date.now();
+    await page.goto(url);
+    await page.locator('.nb-cell-tools button').first().click(); // queued until Python is ready
+    await page.locator('.nb-stdout').first().waitFor({ timeout: 60_000 });
+    const ms = Date.now() - t0;
+    const log = await page.evaluate(() => window.notebookLoad ?? []);
+    return { ms, phases: log.filter((e, i) => i === 0 || phaseOf(e.message) !== phaseOf(log[i - 1].message)).map((e) => `${e.at} ms ${e.message}`) };
+  };
   try {
     for (let i = 0; i < rounds; i++) {
       const context = await browser.newContext();
       const page = await context.newPage();
-      const t0 = Date.now();
-      await page.goto(url);
-      await page.locator('.nb-cell-tools button').first().click(); // queued until Python is ready
-      await page.locator('.nb-stdout').first().waitFor({ timeout: 60_000 });
-      times.push(Date.now() - t0);
+      const cold = await firstOutput(page);
+      times.push(cold.ms);
+      phases = cold.phases;
+      // A return visit in the same browser: the site's service worker serves the files it kept.
+      await page.waitForFunction(() => document.documentElement.dataset.offline === 'kept', null, { timeout: 120_000 });
+      await page.goto('about:blank'); // a new load, not a jump within the page
+      warm.push((await firstOutput(page)).ms);
       await context.close();
     }
   } finally {
     await browser.close();
     await new Promise((done) => server.close(done));
   }
-  return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
+  return { median: median(times), min: Math.min(...times), max: Math.max(...times),
+    warm: { median: median(warm), min: Math.min(...warm), max: Math.max(...warm) }, coldPhases: phases };
 }
+
+// A loader report's kind: its words without the file names and numbers ("Downloading …: 3.3 MB in all…").
+const phaseOf = (message) => message.replace(/ [\w.-]+: [\d.]+ MB in all…$/, '').replace(/[\d.]+ MB/g, '');
 
 export async function notebookTimes(rounds = 5) {
   const self = fileURLToPath(import.meta.url);

@@ -84,8 +84,14 @@ self.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || !url.href.startsWith(scope.href) || request.method !== 'GET') return;
+  if (request.headers.has('range')) return; // partial requests go to the host as they are
+  // Pages and workers get the headers; other files of the site need none (they are same-origin) and keep the
+  // browser's own response, whose URL lets it keep compiled WebAssembly for the next visit.
+  if (request.mode !== 'navigate' && request.destination !== 'worker') {
+    event.respondWith(respond(request));
+    return;
+  }
   const extra = { ...ISOLATION };
   if (request.destination === 'worker' && WORKER_SCRIPT.test(request.url)) extra['Content-Security-Policy'] = WORKER_POLICY;
-  if (request.headers.has('range')) return; // partial requests go to the host as they are
   event.respondWith(respond(request).then((response) => withHeaders(response, extra)));
 });
