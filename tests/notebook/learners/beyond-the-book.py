@@ -61,3 +61,9 @@ print(qs.is_contiguous(), qs.stride(), qs.stride(-1), qs.storage_offset(), q[:, 
 m[:, [2, 0]] = 5.
 m[m < 1] = torch.tensor(-1.)
 print(m, m.T[[1]], m.mean(dim=0, keepdim=True))
+# %%
+print(weights.var(dim=-1, correction=0)[0, 0], torch.var(weights, (2, 3), keepdim=True).shape, weights.std(False))
+print(torch.einsum('ij,jk', m, m.T), torch.einsum('ij->', m))
+print(torch.split(m, 2, dim=1), torch.chunk(m, 3, 1)[2], torch.unbind(m, 1)[0], m.unbind()[1])
+# %%
+m[m]
