@@ -200,8 +200,15 @@ Tensor extreme(const Tensor& t, const Shape& dims, bool keepdim, bool largest, c
 
 }  // namespace
 
-Tensor max(const Tensor& t) { return extreme(t, {}, false, true, "max", "MaxBackward1"); }
-Tensor min(const Tensor& t) { return extreme(t, {}, false, false, "min", "MinBackward1"); }
+// int64 and float64 values go through max/min along the one dim of the flattened tensor (reductions.cpp).
+Tensor max(const Tensor& t) {
+    if (is_wide(t.dtype()) && t.numel() > 0) return max(t.reshape({t.numel()}), 0).values.record("MaxBackward1", {&t});
+    return extreme(t, {}, false, true, "max", "MaxBackward1");
+}
+Tensor min(const Tensor& t) {
+    if (is_wide(t.dtype()) && t.numel() > 0) return min(t.reshape({t.numel()}), 0).values.record("MinBackward1", {&t});
+    return extreme(t, {}, false, false, "min", "MinBackward1");
+}
 Tensor amax(const Tensor& t, const Shape& dims, bool keepdim) {
     return extreme(t, dims, keepdim, true, "amax", "AmaxBackward0");
 }

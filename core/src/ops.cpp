@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "attn/error.hpp"
@@ -32,6 +33,18 @@ std::vector<float> broadcast_values(const Tensor& t, const Shape& shape) {
     return out;
 }
 
+std::vector<double> broadcast_doubles(const Tensor& t, const Shape& shape) {
+    std::vector<double> out;
+    out.reserve(static_cast<size_t>(shape_numel(shape)));
+    const float* base = TensorAccess::raw(t);
+    const Shape strides = broadcast_strides(t, shape);
+    if (is_wide(t.dtype()))
+        for_each_offset(shape, strides, TensorAccess::offset(t), [&](int64_t off) { out.push_back(load_wide(base, off)); });
+    else
+        for_each_offset(shape, strides, TensorAccess::offset(t), [&](int64_t off) { out.push_back(base[off]); });
+    return out;
+}
+
 }  // namespace detail
 
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
@@ -55,6 +68,13 @@ static std::vector<float> values_as(const Tensor& t, const Shape& shape) {
 }
 
 // ---------------------------------------------------------------- creation
+
+// A number as Python prints it in messages ("1", "0.5", "inf").
+static std::string number_text(double v) {
+    std::ostringstream text;
+    text << v;
+    return text.str();
+}
 
 Tensor scalar_tensor(double value) { return Tensor::from_vector({}, {static_cast<float>(value)}); }
 
@@ -105,17 +125,76 @@ Tensor tensor(
     return from_nested(values);
 }
 
-Tensor zeros(const Shape& shape) {
+Tensor zeros(const Shape& shape, DType dtype) {
     check_shape(shape, "zeros");
-    return Tensor::full(shape, 0.0f);
+    return Tensor::full(shape, 0.0f, dtype);
 }
-Tensor ones(const Shape& shape) {
+Tensor ones(const Shape& shape, DType dtype) {
     check_shape(shape, "ones");
-    return Tensor::full(shape, 1.0f);
+    return Tensor::full(shape, 1.0f, dtype);
 }
-Tensor empty(const Shape& shape) {
+Tensor empty(const Shape& shape, DType dtype) {
     check_shape(shape, "empty");
-    return Tensor::empty(shape);
+    return Tensor::empty(shape, dtype);
+}
+Tensor full(const Shape& shape, double value, DType dtype) {
+    check_shape(shape, "full");
+    return Tensor::empty(shape, dtype).fill_(value);
+}
+
+Tensor arange(double start, double end, double step, DType dtype) {
+    if (!std::isfinite(start) || !std::isfinite(end))
+        throw Error("arange: unsupported range: " + number_text(start) + " -> " + number_text(end));
+    if (step == 0) throw Error("arange: step must be nonzero");
+    if ((step > 0 && end < start) || (step < 0 && end > start))
+        throw Error("arange: upper bound and larger bound inconsistent with step sign");
+    if (dtype == DType::Bool) throw Error("arange: not implemented for 'Bool'");
+    // PyTorch counts in double: ceil((end - start) / step).
+    const double count = std::ceil((end - start) / step);
+    if (!(count <= static_cast<double>(kMaxTensorElements)))
+        throw Error("arange: " + number_text(count) + " values is too many: one tensor may hold at most " +
+                    std::to_string(kMaxTensorElements));
+    const auto n = static_cast<int64_t>(count);
+    std::vector<double> values(static_cast<size_t>(n));
+    if (dtype == DType::Float32) {
+        // The CPU kernel computes start + i * step in float32 (accscalar_t of float is float... in
+        // arange it is double for the index product): see torch-numerics.md; here as PyTorch 1.13 does.
+        for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = static_cast<float>(start + static_cast<double>(i) * step);
+    } else {
+        for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = start + static_cast<double>(i) * step;
+    }
+    return Tensor::from_doubles({n}, values, dtype, "arange");
+}
+
+Tensor linspace(double start, double end, int64_t steps, DType dtype) {
+    if (steps < 0) throw Error("linspace: number of steps must be non-negative");
+    check_shape({steps}, "linspace");
+    std::vector<double> values(static_cast<size_t>(steps));
+    if (steps == 1) values[0] = start;
+    if (steps > 1) {
+        const int64_t half = steps / 2;
+        if (dtype == DType::Float32) {
+            const auto s = static_cast<float>(start), e = static_cast<float>(end);
+            const float step = (e - s) / static_cast<float>(steps - 1);
+            for (int64_t i = 0; i < steps; ++i)
+                values[static_cast<size_t>(i)] = i < half ? s + step * static_cast<float>(i)
+                                                          : e - step * static_cast<float>(steps - i - 1);
+        } else {
+            const double step = (end - start) / static_cast<double>(steps - 1);
+            for (int64_t i = 0; i < steps; ++i)
+                values[static_cast<size_t>(i)] = i < half ? start + step * static_cast<double>(i)
+                                                          : end - step * static_cast<double>(steps - i - 1);
+        }
+    }
+    return Tensor::from_doubles({steps}, values, dtype, "linspace");
+}
+
+Tensor eye(int64_t n, int64_t m, DType dtype) {
+    if (n < 0) throw Error("eye: n must be greater or equal to 0, got " + std::to_string(n));
+    if (m < 0) throw Error("eye: m must be greater or equal to 0, got " + std::to_string(m));
+    Tensor t = zeros({n, m}, dtype);
+    for (int64_t i = 0; i < std::min(n, m); ++i) t.set({i, i}, 1.0);
+    return t;
 }
 
 Tensor rand(const Shape& shape, Generator& gen) {
@@ -156,26 +235,111 @@ const char* binary_grad_fn(kernels::Binary op) {
     return "";
 }
 
+// ---- type promotion
+
+// bool < integer < floating: a lower-ranked operand (0-d tensor, number) only counts when its category is higher.
+int category(DType d) { return d == DType::Bool ? 0 : d == DType::Int64 ? 1 : 2; }
+
+DType scalar_dtype(ScalarKind kind) {
+    return kind == ScalarKind::Bool ? DType::Bool : kind == ScalarKind::Int ? DType::Int64 : DType::Float32;
+}
+
+// torch's combine_categories(higher, lower), for these four dtypes.
+std::optional<DType> combine(std::optional<DType> higher, std::optional<DType> lower) {
+    if (!higher) return lower;
+    if (!lower) return higher;
+    if (is_floating(*higher)) return higher;
+    if (*higher == DType::Bool || is_floating(*lower)) return promote_types(*higher, *lower);
+    return higher;
+}
+
+struct ResultState {
+    std::optional<DType> dims, zero_dim, wrapped;
+    void add(const Tensor& t) {
+        auto& slot = t.dim() > 0 ? dims : zero_dim;
+        slot = slot ? promote_types(*slot, t.dtype()) : t.dtype();
+    }
+    void add(const Scalar& s) {
+        const DType d = scalar_dtype(s.kind);
+        wrapped = wrapped ? promote_types(*wrapped, d) : d;
+    }
+    DType result() const { return *combine(dims, combine(zero_dim, wrapped)); }
+};
+
+// A float32 or bool tensor as is (the kernels read it), anything else converted to float32.
+Tensor as_float_storage(const Tensor& t) { return is_wide(t.dtype()) ? t.to(DType::Float32) : t; }
+
+// The dtype an op computes in, with true division making integers float32 (PyTorch's default dtype).
+DType compute_dtype(kernels::Binary op, DType common) {
+    return op == kernels::Binary::Div && !is_floating(common) ? DType::Float32 : common;
+}
+
+// One element of a bool, int64 or float64 binary op, in double (exact for int64 within 2^53).
+double apply(kernels::Binary op, double x, double y, DType dtype) {
+    if (dtype == DType::Bool) {
+        switch (op) {
+            case kernels::Binary::Add: return (x != 0 || y != 0) ? 1 : 0;
+            case kernels::Binary::Mul: return (x != 0 && y != 0) ? 1 : 0;
+            default: break;
+        }
+        throw Error("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                    "Use the `^` or `logical_xor()` operator instead.");
+    }
+    switch (op) {
+        case kernels::Binary::Add: return x + y;
+        case kernels::Binary::Sub: return x - y;
+        case kernels::Binary::Mul: return x * y;
+        case kernels::Binary::Div: return x / y;
+    }
+    return 0;
+}
+
+// The bool/int64/float64 path: every value as a double, the result narrowed to `dtype`.
+template <class F>
+Tensor elementwise_wide(const Tensor& a, const Tensor& b, DType dtype, const char* op, F&& f) {
+    const Shape shape = broadcast_shapes(a.shape(), b.shape(), op);
+    check_shape(shape, op);
+    std::vector<double> va = detail::broadcast_doubles(a, shape);
+    const std::vector<double> vb = detail::broadcast_doubles(b, shape);
+    for (size_t i = 0; i < va.size(); ++i) va[i] = f(va[i], vb[i]);
+    return Tensor::from_doubles(shape, va, dtype, op);
+}
+
+// A number as a 0-d tensor of the dtype an op computes it in (its value rounded there, as PyTorch does).
+Tensor scalar_as(const Scalar& s, DType dtype) { return Tensor::from_doubles({}, {s.value}, dtype); }
+
 Tensor binary(kernels::Binary op, const Tensor& a, const Tensor& b) {
+    const DType dtype = compute_dtype(op, result_type(a, b));
+    if (dtype != DType::Float32) {
+        if (op == kernels::Binary::Div && dtype == DType::Int64) throw Error("div: unreachable");
+        return elementwise_wide(a, b, dtype, binary_name(op), [&](double x, double y) { return apply(op, x, y, dtype); })
+            .record(binary_grad_fn(op), {&a, &b});
+    }
+    const Tensor fa = as_float_storage(a), fb = as_float_storage(b);
     const Shape shape = broadcast_shapes(a.shape(), b.shape(), binary_name(op));
     check_shape(shape, binary_name(op));
     Tensor out = Tensor::empty(shape);
-    const std::vector<float> va = values_as(a, shape), vb = values_as(b, shape);
+    const std::vector<float> va = values_as(fa, shape), vb = values_as(fb, shape);
     kernels::active().binary(op, va.data(), vb.data(), out.data(), out.numel());
     return out.record(binary_grad_fn(op), {&a, &b});
 }
 
-Tensor binary_scalar(kernels::Binary op, const Tensor& a, double s) {
-    Tensor in = a.contiguous();
+Tensor binary_scalar(kernels::Binary op, const Tensor& a, const Scalar& s) {
+    const DType dtype = compute_dtype(op, result_type(a, s));
+    if (dtype != DType::Float32)
+        return elementwise_wide(a, scalar_as(s, dtype), dtype, binary_name(op),
+                                [&](double x, double y) { return apply(op, x, y, dtype); })
+            .record(binary_grad_fn(op), {&a});
+    Tensor in = as_float_storage(a).contiguous();
     Tensor out = Tensor::empty(a.shape());
-    kernels::active().binary_scalar(op, in.data(), static_cast<float>(s), out.data(), out.numel());
+    kernels::active().binary_scalar(op, in.data(), static_cast<float>(s.value), out.data(), out.numel());
     return out.record(binary_grad_fn(op), {&a});
 }
 
 // Elementwise with a scalar function, on the row-major values.
 template <class F>
 Tensor map(const Tensor& t, F&& f) {
-    std::vector<float> v = t.to_vector();
+    std::vector<float> v = as_float_storage(t).to_vector();
     for (float& x : v) x = f(x);
     return Tensor::from_vector(t.shape(), std::move(v));
 }
@@ -191,46 +355,112 @@ float pow_scalar(float x, float e) {
     return std::pow(x, e);
 }
 
+// pow in int64 (by squaring, exact within 2^53) or float64.
+double pow_wide(double x, double e, DType dtype) {
+    if (dtype != DType::Int64) return e == 2.0 ? x * x : std::pow(x, e);
+    if (e < 0) throw Error("Integers to negative integer powers are not allowed.");
+    double result = 1;
+    for (auto n = static_cast<int64_t>(e); n > 0; n >>= 1, x *= x)
+        if (n & 1) result *= x;
+    return result;
+}
+
+Tensor pow_tensors(const Tensor& a, const Tensor& b, DType dtype) {
+    if (dtype == DType::Bool) dtype = DType::Int64;  // PyTorch computes bool ** bool as integers
+    return elementwise_wide(a, b, dtype, "pow", [&](double x, double y) { return pow_wide(x, y, dtype); });
+}
+
 }  // namespace
+
+DType promote_types(DType a, DType b) {
+    // For these four, promotion is the larger in bool < int64 < float32 < float64.
+    auto rank = [](DType d) { return d == DType::Bool ? 0 : d == DType::Int64 ? 1 : d == DType::Float32 ? 2 : 3; };
+    return rank(a) >= rank(b) ? a : b;
+}
+
+DType result_type(const Tensor& a, const Tensor& b) {
+    ResultState state;
+    state.add(a);
+    state.add(b);
+    return state.result();
+}
+
+DType result_type(const Tensor& a, const Scalar& b) {
+    ResultState state;
+    state.add(a);
+    state.add(b);
+    return state.result();
+}
 
 Tensor add(const Tensor& a, const Tensor& b) { return binary(kernels::Binary::Add, a, b); }
 Tensor sub(const Tensor& a, const Tensor& b) { return binary(kernels::Binary::Sub, a, b); }
 Tensor mul(const Tensor& a, const Tensor& b) { return binary(kernels::Binary::Mul, a, b); }
 Tensor div(const Tensor& a, const Tensor& b) { return binary(kernels::Binary::Div, a, b); }
-Tensor add(const Tensor& a, double b) { return binary_scalar(kernels::Binary::Add, a, b); }
-Tensor sub(const Tensor& a, double b) { return binary_scalar(kernels::Binary::Sub, a, b); }
-Tensor mul(const Tensor& a, double b) { return binary_scalar(kernels::Binary::Mul, a, b); }
-Tensor div(const Tensor& a, double b) { return binary_scalar(kernels::Binary::Div, a, b); }
+Tensor add(const Tensor& a, const Scalar& b) { return binary_scalar(kernels::Binary::Add, a, b); }
+Tensor sub(const Tensor& a, const Scalar& b) { return binary_scalar(kernels::Binary::Sub, a, b); }
+Tensor mul(const Tensor& a, const Scalar& b) { return binary_scalar(kernels::Binary::Mul, a, b); }
+Tensor div(const Tensor& a, const Scalar& b) { return binary_scalar(kernels::Binary::Div, a, b); }
+Tensor add(const Tensor& a, double b) { return add(a, Scalar{b}); }
+Tensor sub(const Tensor& a, double b) { return sub(a, Scalar{b}); }
+Tensor mul(const Tensor& a, double b) { return mul(a, Scalar{b}); }
+Tensor div(const Tensor& a, double b) { return div(a, Scalar{b}); }
 
 Tensor pow(const Tensor& a, const Tensor& b) {
+    const DType dtype = result_type(a, b);
+    if (dtype != DType::Float32) return pow_tensors(a, b, dtype).record("PowBackward1", {&a, &b});
     const Shape shape = broadcast_shapes(a.shape(), b.shape(), "pow");
     check_shape(shape, "pow");
-    std::vector<float> va = values_as(a, shape);
-    const std::vector<float> vb = values_as(b, shape);
+    std::vector<float> va = values_as(as_float_storage(a), shape);
+    const std::vector<float> vb = values_as(as_float_storage(b), shape);
     for (size_t i = 0; i < va.size(); ++i) va[i] = std::pow(va[i], vb[i]);
     return Tensor::from_vector(shape, std::move(va)).record("PowBackward1", {&a, &b});
 }
 
-Tensor pow(const Tensor& a, double b) {
-    const float e = static_cast<float>(b);
+Tensor pow(const Tensor& a, const Scalar& b) {
+    const DType dtype = result_type(a, b);
+    if (dtype != DType::Float32) return pow_tensors(a, scalar_as(b, dtype == DType::Bool ? DType::Int64 : dtype), dtype)
+        .record("PowBackward0", {&a});
+    const float e = static_cast<float>(b.value);
     return map(a, [e](float x) { return pow_scalar(x, e); }).record("PowBackward0", {&a});
 }
 
+Tensor pow(const Tensor& a, double b) { return pow(a, Scalar{b}); }
+
 Tensor exp(const Tensor& t) {
-    Tensor in = t.contiguous();
+    if (t.dtype() == DType::Float64)
+        return Tensor::from_doubles(t.shape(), [&] {
+            std::vector<double> v = t.to_doubles();
+            for (double& x : v) x = std::exp(x);
+            return v;
+        }(), DType::Float64).record("ExpBackward0", {&t});
+    Tensor in = as_float_storage(t).contiguous();
     Tensor out = Tensor::empty(t.shape());
     kernels::active().exp(in.data(), out.data(), out.numel());
     return out.record("ExpBackward0", {&t});
 }
 
-Tensor neg(const Tensor& t) { return map(t, [](float x) { return -x; }).record("NegBackward0", {&t}); }
+Tensor neg(const Tensor& t) {
+    if (t.dtype() == DType::Bool)
+        throw Error("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+                    "mask, use the `~` or `logical_not()` operator instead.");
+    if (is_wide(t.dtype())) return mul(t, Scalar{-1, ScalarKind::Int}).record("NegBackward0", {&t});
+    return map(t, [](float x) { return -x; }).record("NegBackward0", {&t});
+}
 
-Tensor rsub(const Tensor& t, double b) {
-    const float s = static_cast<float>(b);
+Tensor rsub(const Tensor& t, const Scalar& b) {
+    const DType dtype = result_type(t, b);
+    if (dtype != DType::Float32)
+        return elementwise_wide(scalar_as(b, dtype), t, dtype, "rsub",
+                                [&](double x, double y) { return apply(kernels::Binary::Sub, x, y, dtype); })
+            .record("RsubBackward1", {&t});
+    const float s = static_cast<float>(b.value);
     return map(t, [s](float x) { return s - x; }).record("RsubBackward1", {&t});
 }
 
+Tensor rsub(const Tensor& t, double b) { return rsub(t, Scalar{b}); }
+
 Tensor reciprocal(const Tensor& t) {
+    if (t.dtype() == DType::Float64) return div(Tensor::from_doubles({}, {1.0}, DType::Float64), t).record("ReciprocalBackward0", {&t});
     return map(t, [](float x) { return 1.0f / x; }).record("ReciprocalBackward0", {&t});
 }
 
@@ -238,7 +468,8 @@ Tensor reciprocal(const Tensor& t) {
 
 namespace {
 
-bool compared(Compare op, float a, float b) {
+template <class T>
+bool compared(Compare op, T a, T b) {
     switch (op) {
         case Compare::Eq: return a == b;
         case Compare::Ne: return a != b;
@@ -250,20 +481,73 @@ bool compared(Compare op, float a, float b) {
     return false;
 }
 
+Tensor compare_wide(const Tensor& a, const Tensor& b, Compare op) {
+    return elementwise_wide(a, b, DType::Bool, "compare",
+                            [op](double x, double y) { return compared(op, x, y) ? 1.0 : 0.0; });
+}
+
 }  // namespace
 
+// Both sides are compared in their common dtype (an int64 against a float32 as float32, as PyTorch).
 Tensor compare(const Tensor& a, const Tensor& b, Compare op) {
+    const DType common = result_type(a, b);
+    if (is_wide(common)) return compare_wide(a, b, op);
     const Shape shape = broadcast_shapes(a.shape(), b.shape(), "compare");
     check_shape(shape, "compare");
-    std::vector<float> va = values_as(a, shape);
-    const std::vector<float> vb = values_as(b, shape);
+    std::vector<float> va = values_as(as_float_storage(a), shape);
+    const std::vector<float> vb = values_as(as_float_storage(b), shape);
     for (size_t i = 0; i < va.size(); ++i) va[i] = compared(op, va[i], vb[i]) ? 1.0f : 0.0f;
     return Tensor::from_vector(shape, std::move(va), DType::Bool);
 }
 
-Tensor compare(const Tensor& a, double b, Compare op) {
-    const float s = static_cast<float>(b);
+Tensor compare(const Tensor& a, const Scalar& b, Compare op) {
+    const DType common = result_type(a, b);
+    if (is_wide(common)) return compare_wide(a, scalar_as(b, common), op);
+    const float s = static_cast<float>(b.value);
     return map(a, [op, s](float x) { return compared(op, x, s) ? 1.0f : 0.0f; }).to_bool();
+}
+
+Tensor compare(const Tensor& a, double b, Compare op) { return compare(a, Scalar{b}, op); }
+
+// ---------------------------------------------------------------- logical and bitwise
+
+namespace {
+
+const char* bitwise_name(Bitwise op) {
+    switch (op) {
+        case Bitwise::And: return "bitwise_and";
+        case Bitwise::Or: return "bitwise_or";
+        case Bitwise::Xor: return "bitwise_xor";
+    }
+    return "?";
+}
+
+Tensor bitwise_in(const Tensor& a, const Tensor& b, DType dtype, Bitwise op) {
+    if (is_floating(dtype))
+        throw Error(std::string("\"") + bitwise_name(op) + "_cpu\" not implemented for '" +
+                    (dtype == DType::Float32 ? "Float" : "Double") + "'");
+    return elementwise_wide(a, b, dtype, bitwise_name(op), [op](double x, double y) {
+        const auto i = static_cast<int64_t>(x), j = static_cast<int64_t>(y);
+        return static_cast<double>(op == Bitwise::And ? (i & j) : op == Bitwise::Or ? (i | j) : (i ^ j));
+    });
+}
+
+}  // namespace
+
+Tensor bitwise(const Tensor& a, const Tensor& b, Bitwise op) { return bitwise_in(a, b, result_type(a, b), op); }
+
+Tensor bitwise(const Tensor& a, const Scalar& b, Bitwise op) {
+    const DType dtype = result_type(a, b);
+    return bitwise_in(a, scalar_as(b, dtype), dtype, op);
+}
+
+Tensor bitwise_not(const Tensor& t) {
+    if (is_floating(t.dtype()))
+        throw Error(std::string("\"bitwise_not_cpu\" not implemented for '") +
+                    (t.dtype() == DType::Float32 ? "Float" : "Double") + "'");
+    std::vector<double> v = t.to_doubles();
+    for (double& x : v) x = t.dtype() == DType::Bool ? (x != 0 ? 0 : 1) : static_cast<double>(~static_cast<int64_t>(x));
+    return Tensor::from_doubles(t.shape(), v, t.dtype(), "bitwise_not");
 }
 
 // ---------------------------------------------------------------- products
@@ -391,7 +675,7 @@ static Tensor triangle(const Tensor& t, int64_t diagonal, bool upper, const char
 Tensor triu(const Tensor& t, int64_t diagonal) { return triangle(t, diagonal, true, "triu", "TriuBackward0"); }
 Tensor tril(const Tensor& t, int64_t diagonal) { return triangle(t, diagonal, false, "tril", "TrilBackward0"); }
 
-Tensor masked_fill(const Tensor& t, const Tensor& mask, float value) {
+Tensor masked_fill(const Tensor& t, const Tensor& mask, double value) {
     // PyTorch's official builds refuse a float mask (a triu of ones not yet made .bool()) in these words.
     if (mask.dtype() != DType::Bool)
         throw Error("masked_fill_ only supports boolean masks, but got mask with dtype float");
@@ -399,9 +683,16 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, float value) {
     if (shape != t.shape())
         throw Error("masked_fill_: the mask of shape " + sizes_text(mask.shape()) +
                     " cannot be broadcast to the tensor's shape " + sizes_text(t.shape()));
+    if (is_wide(t.dtype())) {
+        std::vector<double> x = t.to_doubles();
+        const std::vector<double> m = detail::broadcast_doubles(mask, shape);
+        for (size_t i = 0; i < x.size(); ++i)
+            if (m[i] != 0) x[i] = value;
+        return Tensor::from_doubles(shape, x, t.dtype(), "masked_fill").record("MaskedFillBackward0", {&t});
+    }
     const std::vector<float> x = t.to_vector(), m = values_as(mask, shape);
     Tensor out = Tensor::empty(shape, t.dtype());
-    kernels::active().masked_fill(x.data(), m.data(), value, out.data(), out.numel());
+    kernels::active().masked_fill(x.data(), m.data(), static_cast<float>(value), out.data(), out.numel());
     if (t.dtype() == DType::Bool) out = out.to_bool();
     return out.record("MaskedFillBackward0", {&t});
 }

@@ -72,16 +72,16 @@ std::string c_format(char conversion, int precision, double value) {
 // One per tensor, built from the values shown (torch's _Formatter).
 class Formatter {
 public:
-    Formatter(const std::vector<float>& shown, DType dtype, const PrintOptions& options)
-        : floating_(dtype == DType::Float32), precision_(options.precision) {
-        if (!floating_) {
-            for (float v : shown) width_ = std::max(width_, static_cast<int>(bool_text(v).size()));
+    Formatter(const std::vector<double>& shown, DType dtype, const PrintOptions& options)
+        : dtype_(dtype), precision_(options.precision) {
+        if (!is_floating(dtype_)) {
+            for (double v : shown) width_ = std::max(width_, static_cast<int>(exact_text(v).size()));
             return;
         }
         // Only finite nonzero values decide the mode and the width.
         std::vector<double> kept;
-        for (float v : shown)
-            if (std::isfinite(v) && v != 0.0f) kept.push_back(v);
+        for (double v : shown)
+            if (std::isfinite(v) && v != 0.0) kept.push_back(v);
         if (kept.empty()) return;  // int mode, width 1, and the sci_mode option is not even consulted
 
         double amax = 0, amin = std::numeric_limits<double>::infinity();
@@ -105,10 +105,10 @@ public:
     int width() const { return width_; }
 
     // The element's text, right-justified to the width and never cut.
-    std::string format(float value) const {
+    std::string format(double value) const {
         std::string text;
-        if (!floating_) {
-            text = bool_text(value);
+        if (!is_floating(dtype_)) {
+            text = exact_text(value);
         } else if (sci_) {
             text = c_format('e', precision_, value);
         } else if (int_mode_) {
@@ -122,9 +122,13 @@ public:
     }
 
 private:
-    static std::string bool_text(float v) { return v != 0.0f ? "True" : "False"; }
+    // A bool as "True"/"False", an int64 as its digits.
+    std::string exact_text(double v) const {
+        if (dtype_ == DType::Bool) return v != 0.0 ? "True" : "False";
+        return c_format('f', 0, v);
+    }
 
-    bool floating_;
+    DType dtype_;
     int precision_;
     bool int_mode_ = true;
     bool sci_ = false;
@@ -134,12 +138,12 @@ private:
 // The nested-bracket layout over a row-major copy of the values.
 class Layout {
 public:
-    Layout(const std::vector<float>& values, const Shape& shape, const PrintOptions& options, bool summarize)
+    Layout(const std::vector<double>& values, const Shape& shape, const PrintOptions& options, bool summarize)
         : values_(values), shape_(shape), strides_(contiguous_strides(shape)), options_(options),
           summarize_(summarize) {}
 
     // The values a summarised print shows (torch's get_summarized_data), in any order.
-    void collect_shown(size_t d, int64_t offset, std::vector<float>& out) const {
+    void collect_shown(size_t d, int64_t offset, std::vector<double>& out) const {
         if (d == shape_.size()) {
             out.push_back(values_[static_cast<size_t>(offset)]);
             return;
@@ -194,7 +198,7 @@ private:
         return {{0, edge}, {edge == 0 ? 0 : n - edge, n}};
     }
 
-    const std::vector<float>& values_;
+    const std::vector<double>& values_;
     const Shape& shape_;
     Shape strides_;
     const PrintOptions& options_;
@@ -247,13 +251,15 @@ std::string to_string(const Tensor& t, const PrintOptions& options) {
         if (shape.size() != 1) suffixes.push_back("size=" + tuple_str(shape));
         if (t.dtype() != DType::Float32) suffixes.push_back(std::string("dtype=torch.") + dtype_name(t.dtype()));
     } else {
+        // int64 and bool show in their values; float64 is named (float32 is the default dtype).
+        if (t.dtype() == DType::Float64) suffixes.push_back("dtype=torch.float64");
         const bool summarize = static_cast<double>(t.numel()) > options.threshold;
         if (summarize && options.edgeitems == 0 && shape.size() >= 2)
             throw std::invalid_argument("print: edgeitems=0 cannot summarise a tensor of 2 or more dims "
                                         "(torch.stack of nothing fails in PyTorch too)");
-        const std::vector<float> values = t.to_vector();
+        const std::vector<double> values = t.to_doubles();
         const Layout layout(values, shape, options, summarize);
-        std::vector<float> shown;
+        std::vector<double> shown;
         layout.collect_shown(0, 0, shown);
         const Formatter formatter(shown, t.dtype(), options);
         body = layout.text(0, 0, indent, formatter);

@@ -116,11 +116,100 @@ Shape drop_dim(Shape s, int64_t d) {
     return s;
 }
 
+// The values of t as rows along dim d: [outer * inner rows][n values], with the shape left when d goes.
+struct Rows {
+    std::vector<double> values;  // row-major over (the other dims..., d)
+    int64_t count = 1, length = 1;
+    Shape kept_shape;  // t's shape with d dropped
+};
+Rows rows_along(const Tensor& t, int64_t d) {
+    std::vector<int64_t> perm;
+    for (int64_t i = 0; i < t.dim(); ++i)
+        if (i != d) perm.push_back(i);
+    perm.push_back(d);
+    Rows rows;
+    rows.values = t.permute(perm).to_doubles();
+    rows.length = t.dim() == 0 ? 1 : t.shape()[size_t(d)];
+    rows.kept_shape = t.dim() == 0 ? Shape{} : drop_dim(t.shape(), d);
+    rows.count = shape_numel(rows.kept_shape);
+    return rows;
+}
+
+// The dtype a sum gives: integers (bool included) sum to int64, as PyTorch.
+DType sum_dtype(DType d) { return is_floating(d) ? d : DType::Int64; }
+
+Shape with_dim(Shape s, int64_t d, bool keepdim) {
+    if (keepdim && !s.empty()) s[size_t(d)] = 1;
+    else if (!s.empty()) s.erase(s.begin() + d);
+    return s;
+}
+
+// The first index of the best value of each row: larger (or smaller) than all before it, or the first NaN.
+std::vector<double> best_indices(const Rows& rows, bool largest, std::vector<double>* values) {
+    std::vector<double> indices(static_cast<size_t>(rows.count));
+    if (values) values->resize(static_cast<size_t>(rows.count));
+    for (int64_t r = 0; r < rows.count; ++r) {
+        const double* row = rows.values.data() + r * rows.length;
+        int64_t best = 0;
+        for (int64_t i = 1; i < rows.length && !std::isnan(row[best]); ++i)
+            if (std::isnan(row[i]) || (largest ? row[i] > row[best] : row[i] < row[best])) best = i;
+        indices[size_t(r)] = static_cast<double>(best);
+        if (values) (*values)[size_t(r)] = row[best];
+    }
+    return indices;
+}
+
+Tensor arg_best(const Tensor& t, bool largest, const char* op) {
+    if (t.numel() == 0)
+        throw Error(std::string(op) + "(): Expected reduction dim to be specified for input.numel() == 0.");
+    const Tensor flat = t.reshape({t.numel()});
+    return Tensor::from_doubles({}, best_indices(rows_along(flat, 0), largest, nullptr), DType::Int64, op);
+}
+
+Tensor arg_best(const Tensor& t, int64_t dim, bool keepdim, bool largest, const char* op) {
+    const int64_t d = wrap(dim, t.dim(), op);
+    if (t.dim() > 0 && t.shape()[size_t(d)] == 0)
+        throw Error(std::string(op) + "(): Expected reduction dim " + std::to_string(d) + " to have non-zero size.");
+    const Rows rows = rows_along(t, d);
+    return Tensor::from_doubles(with_dim(t.shape(), d, keepdim), best_indices(rows, largest, nullptr), DType::Int64, op);
+}
+
+ValuesIndices best(const Tensor& t, int64_t dim, bool keepdim, bool largest, const char* op) {
+    const int64_t d = wrap(dim, t.dim(), op);
+    if (t.dim() > 0 && t.shape()[size_t(d)] == 0)
+        throw Error(std::string(op) + "(): Expected reduction dim " + std::to_string(d) + " to have non-zero size.");
+    std::vector<double> values;
+    const std::vector<double> indices = best_indices(rows_along(t, d), largest, &values);
+    const Shape shape = with_dim(t.shape(), d, keepdim);
+    return {Tensor::from_doubles(shape, values, t.dtype(), op).record(largest ? "MaxBackward0" : "MinBackward0", {&t}),
+            Tensor::from_doubles(shape, indices, DType::Int64, op)};
+}
+
+// Sums of bool, int64 and float64 tensors, in double from the first value on (exact for integers).
+Tensor sum_wide(const Tensor& t, int64_t d, bool keepdim) {
+    const Rows rows = rows_along(t, d);
+    std::vector<double> sums(static_cast<size_t>(rows.count), 0.0);
+    for (int64_t r = 0; r < rows.count; ++r)
+        for (int64_t i = 0; i < rows.length; ++i) sums[size_t(r)] += rows.values[size_t(r * rows.length + i)];
+    return Tensor::from_doubles(with_dim(t.shape(), d, keepdim), sums, sum_dtype(t.dtype()), "sum");
+}
+
 }  // namespace
+
+// ---------------------------------------------------------------- argmax, argmin, max, min
+
+Tensor argmax(const Tensor& t) { return arg_best(t, true, "argmax"); }
+Tensor argmin(const Tensor& t) { return arg_best(t, false, "argmin"); }
+Tensor argmax(const Tensor& t, int64_t dim, bool keepdim) { return arg_best(t, dim, keepdim, true, "argmax"); }
+Tensor argmin(const Tensor& t, int64_t dim, bool keepdim) { return arg_best(t, dim, keepdim, false, "argmin"); }
+ValuesIndices max(const Tensor& t, int64_t dim, bool keepdim) { return best(t, dim, keepdim, true, "max"); }
+ValuesIndices min(const Tensor& t, int64_t dim, bool keepdim) { return best(t, dim, keepdim, false, "min"); }
 
 // ---------------------------------------------------------------- sum
 
 Tensor sum(const Tensor& t) {
+    if (t.dtype() != DType::Float32)
+        return sum_wide(t.reshape({t.numel()}), 0, false).record("SumBackward0", {&t});
     // Memory order, whatever the view: a permutation of the dims does not change the bits.
     Tensor c = t.permute(memory_order(t)).contiguous();
     Tensor out = Tensor::full({}, 0.0f + inner(c.data(), c.numel()));
@@ -133,6 +222,7 @@ Tensor sum(const Tensor& t, int64_t dim, bool keepdim) {
         return sum(t).record("SumBackward1", {&t});
     }
     const int64_t d = wrap(dim, t.dim(), "sum");
+    if (t.dtype() != DType::Float32) return sum_wide(t, d, keepdim).record("SumBackward1", {&t});
     const std::vector<int64_t> perm = memory_order(t);
     const Tensor c = t.permute(perm).contiguous();
     const int64_t pd = std::find(perm.begin(), perm.end(), d) - perm.begin();

@@ -2,6 +2,7 @@
 // Walking strided tensors in row-major order, and broadcasting: the plumbing under every op that takes
 // views (transposes, slices, selects) without copying them first.
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -12,8 +13,17 @@ namespace attn {
 // The few internals the core's own code needs from a Tensor.
 class TensorAccess {
 public:
-    static const float* base(const Tensor& t) { return t.storage_->data(); }
-    static float* base_mut(Tensor& t) { return t.storage_->data(); }
+    // The float storage of a float32 or bool tensor (an int64/float64 one is refused).
+    static const float* base(const Tensor& t) {
+        check_float_storage(t, "base");
+        return t.storage_->data();
+    }
+    static float* base_mut(Tensor& t) {
+        check_float_storage(t, "base");
+        return t.storage_->data();
+    }
+    // The raw storage of any tensor (wide ones: two floats per element; detail::load_wide reads them).
+    static const float* raw(const Tensor& t) { return t.storage_->data(); }
     static int64_t offset(const Tensor& t) { return t.offset_; }
     // A view of t's storage with its own shape, strides and offset (expand, step slices).
     static Tensor view(const Tensor& t, Shape shape, Shape strides, int64_t offset) {
@@ -22,6 +32,14 @@ public:
 };
 
 namespace detail {
+
+// An int64/float64 element: the double in floats [2 * index, 2 * index + 1] (memcpy: any alignment).
+inline double load_wide(const float* base, int64_t index) {
+    double v;
+    std::memcpy(&v, base + 2 * index, sizeof v);
+    return v;
+}
+inline void store_wide(float* base, int64_t index, double v) { std::memcpy(base + 2 * index, &v, sizeof v); }
 
 // Calls f(storage offset) for every element of (shape, strides, offset) in row-major order.
 template <class F>
@@ -54,8 +72,10 @@ void for_each_offset(const Shape& shape, const Shape& strides, int64_t offset, F
 // Strides that read `t` as if it had `shape` (broadcast: size-1 and missing dims get stride 0).
 Shape broadcast_strides(const Tensor& t, const Shape& shape);
 
-// The values of t broadcast to `shape`, row-major.
+// The values of t broadcast to `shape`, row-major (float32 and bool tensors).
 std::vector<float> broadcast_values(const Tensor& t, const Shape& shape);
+// The same for any dtype, as doubles.
+std::vector<double> broadcast_doubles(const Tensor& t, const Shape& shape);
 
 }  // namespace detail
 }  // namespace attn

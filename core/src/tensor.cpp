@@ -10,7 +10,47 @@
 
 namespace attn {
 
-const char* dtype_name(DType dtype) { return dtype == DType::Bool ? "bool" : "float32"; }
+const char* dtype_name(DType dtype) {
+    switch (dtype) {
+        case DType::Float32: return "float32";
+        case DType::Bool: return "bool";
+        case DType::Int64: return "int64";
+        case DType::Float64: return "float64";
+    }
+    return "?";
+}
+
+void check_float_storage(const Tensor& t, const char* op) {
+    if (!is_wide(t.dtype())) return;
+    throw Error(std::string(op) + ": expected a float32 or bool tensor, got " + dtype_name(t.dtype()) +
+                " (convert it with .float())");
+}
+
+// An integral double as Python prints an int ("10000000000000000"), or "inf".
+static std::string integer_text(double v) {
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    std::ostringstream text;
+    text.precision(0);
+    text << std::fixed << v;
+    return text.str();
+}
+
+// A value as `dtype` holds it; int64 refuses what is not an integer within +-2^53.
+static double narrowed(double v, DType dtype, const char* op) {
+    switch (dtype) {
+        case DType::Float32: return static_cast<float>(v);
+        case DType::Bool: return v != 0.0 ? 1.0 : 0.0;
+        case DType::Float64: return v;
+        case DType::Int64:
+            if (std::isnan(v)) throw Error(std::string(op) + ": cannot convert NaN to an int64 value");
+            v = std::trunc(v);  // as a C++ cast, like PyTorch's float -> int64 conversion
+            if (std::fabs(v) > kMaxExactInteger)
+                throw Error(std::string(op) + ": int64 values beyond 2^53 (9007199254740992) are not supported, got " +
+                            integer_text(v));
+            return v;
+    }
+    return v;
+}
 
 std::string sizes_text(const Shape& shape) {
     std::string s = "[";
@@ -93,12 +133,31 @@ Tensor Tensor::from_vector(const Shape& shape, std::vector<float> values, DType 
     return Tensor(std::make_shared<std::vector<float>>(std::move(values)), shape, contiguous_strides(shape), 0, dtype);
 }
 
+Tensor Tensor::from_doubles(const Shape& shape, const std::vector<double>& values, DType dtype, const char* op) {
+    check_shape(shape, op);
+    if (static_cast<int64_t>(values.size()) != shape_numel(shape))
+        throw Error(std::string(op) + ": shape " + shape_str(shape) + " needs " + std::to_string(shape_numel(shape)) +
+                    " values, got " + std::to_string(values.size()));
+    if (!is_wide(dtype)) {
+        std::vector<float> narrow(values.size());
+        for (size_t i = 0; i < values.size(); ++i) narrow[i] = static_cast<float>(narrowed(values[i], dtype, op));
+        return from_vector(shape, std::move(narrow), dtype);
+    }
+    std::vector<float> storage(2 * values.size());
+    for (size_t i = 0; i < values.size(); ++i) detail::store_wide(storage.data(), static_cast<int64_t>(i),
+                                                                  narrowed(values[i], dtype, op));
+    return Tensor(std::make_shared<std::vector<float>>(std::move(storage)), shape, contiguous_strides(shape), 0, dtype);
+}
+
 Tensor Tensor::from_strided(std::vector<float> storage, const Shape& shape, const Shape& strides, int64_t offset,
                             DType dtype) {
     check_shape(shape, "tensor");
     if (strides.size() != shape.size())
         throw Error("tensor: " + std::to_string(strides.size()) + " strides given for shape " + shape_str(shape));
-    const int64_t size = static_cast<int64_t>(storage.size());
+    if (is_wide(dtype) && storage.size() % 2 != 0)
+        throw Error(std::string("tensor: a ") + dtype_name(dtype) + " storage holds two floats per value, got " +
+                    std::to_string(storage.size()) + " floats");
+    const int64_t size = static_cast<int64_t>(is_wide(dtype) ? storage.size() / 2 : storage.size());
     // The last element's position, each step bounded by the storage so that the sum cannot overflow.
     int64_t last = offset;
     bool outside = offset < 0 || offset >= size;
@@ -120,6 +179,7 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) { return full(shape, 0.0f,
 
 Tensor Tensor::full(const Shape& shape, float value, DType dtype) {
     check_shape(shape, "tensor");
+    if (is_wide(dtype)) return from_doubles(shape, std::vector<double>(static_cast<size_t>(shape_numel(shape)), value), dtype);
     return from_vector(shape, std::vector<float>(static_cast<size_t>(shape_numel(shape)), value), dtype);
 }
 
@@ -169,6 +229,7 @@ void Tensor::for_each_offset(F&& f) const {
 // ---------------------------------------------------------------- element access
 
 std::vector<float> Tensor::to_vector() const {
+    check_float_storage(*this, "to_vector");
     std::vector<float> out;
     out.reserve(static_cast<size_t>(numel()));
     const float* base = storage_->data();
@@ -176,28 +237,49 @@ std::vector<float> Tensor::to_vector() const {
     return out;
 }
 
-float Tensor::item() const {
+std::vector<double> Tensor::to_doubles() const {
+    std::vector<double> out;
+    out.reserve(static_cast<size_t>(numel()));
+    const float* base = storage_->data();
+    if (is_wide(dtype_)) for_each_offset([&](int64_t off) { out.push_back(detail::load_wide(base, off)); });
+    else for_each_offset([&](int64_t off) { out.push_back(base[off]); });
+    return out;
+}
+
+double Tensor::value() const {
     if (numel() != 1)
         throw Error("item: only a tensor with one element can be converted to a number, got shape " +
                     shape_str(shape_));
-    return (*storage_)[static_cast<size_t>(offset_)];
+    return is_wide(dtype_) ? detail::load_wide(storage_->data(), offset_) : (*storage_)[static_cast<size_t>(offset_)];
 }
 
-float Tensor::at(const std::vector<int64_t>& index) const {
+float Tensor::item() const {
+    check_float_storage(*this, "item (value() gives any dtype's)");
+    return static_cast<float>(value());
+}
+
+double Tensor::value_at(const std::vector<int64_t>& index) const {
     if (static_cast<int64_t>(index.size()) != dim())
         throw Error("at: expected " + std::to_string(dim()) + " indices for shape " + shape_str(shape_) + ", got " +
                     std::to_string(index.size()));
     Tensor t = *this;
     for (int64_t i : index) t = t.select(0, i);
-    return t.item();
+    return t.value();
+}
+
+float Tensor::at(const std::vector<int64_t>& index) const {
+    check_float_storage(*this, "at (value_at() gives any dtype's)");
+    return static_cast<float>(value_at(index));
 }
 
 const float* Tensor::data() const {
+    check_float_storage(*this, "data");
     if (!is_contiguous()) throw Error("data: the tensor is not contiguous; call contiguous() first");
     return storage_->data() + offset_;
 }
 
 float* Tensor::data() {
+    check_float_storage(*this, "data");
     if (!is_contiguous()) throw Error("data: the tensor is not contiguous; call contiguous() first");
     return storage_->data() + offset_;
 }
@@ -366,28 +448,33 @@ Tensor Tensor::contiguous() const {
 }
 
 Tensor Tensor::clone() const {
-    Tensor t = from_vector(shape_, to_vector(), dtype_);
+    Tensor t = is_wide(dtype_) ? from_doubles(shape_, to_doubles(), dtype_) : from_vector(shape_, to_vector(), dtype_);
     return t.record("CloneBackward0", requires_grad_);
 }
 
 // ---------------------------------------------------------------- conversions
 
-Tensor Tensor::to_bool() const {
-    if (dtype_ == DType::Bool) return *this;
-    return from_vector(shape_, to_vector(), DType::Bool);
+Tensor Tensor::to(DType dtype) const {
+    if (dtype_ == dtype) return *this;
+    if (!is_wide(dtype_) && !is_wide(dtype)) return from_vector(shape_, to_vector(), dtype);
+    return from_doubles(shape_, to_doubles(), dtype, "to");
 }
 
-Tensor Tensor::to_float() const {
-    if (dtype_ == DType::Float32) return *this;
-    return from_vector(shape_, to_vector(), DType::Float32);
-}
+Tensor Tensor::to_bool() const { return to(DType::Bool); }
+
+Tensor Tensor::to_float() const { return to(DType::Float32); }
 
 // ---------------------------------------------------------------- in place
 
-Tensor& Tensor::fill_(float value) {
-    if (dtype_ == DType::Bool) value = value != 0.0f ? 1.0f : 0.0f;
+Tensor& Tensor::fill_(double value) {
     float* base = storage_->data();
-    for_each_offset([&](int64_t off) { base[off] = value; });
+    if (is_wide(dtype_)) {
+        const double v = narrowed(value, dtype_, "fill_");
+        for_each_offset([&](int64_t off) { detail::store_wide(base, off, v); });
+        return *this;
+    }
+    const auto v = static_cast<float>(narrowed(value, dtype_, "fill_"));
+    for_each_offset([&](int64_t off) { base[off] = v; });
     return *this;
 }
 
@@ -399,12 +486,19 @@ Tensor& Tensor::copy_(const Tensor& source) {
         throw Error("copy_: a tensor of shape " + shape_str(source.shape_) + " cannot be written into shape " +
                     shape_str(shape_));
     // Read everything first: source may overlap this tensor.
-    std::vector<float> values = detail::broadcast_values(source, shape_);
-    if (dtype_ == DType::Bool)
-        for (float& v : values) v = v != 0.0f ? 1.0f : 0.0f;
     float* base = storage_->data();
     size_t i = 0;
-    for_each_offset([&](int64_t off) { base[off] = values[i++]; });
+    if (is_wide(dtype_) || is_wide(source.dtype_)) {
+        std::vector<double> values = detail::broadcast_doubles(source, shape_);
+        for (double& v : values) v = narrowed(v, dtype_, "copy_");
+        if (is_wide(dtype_)) for_each_offset([&](int64_t off) { detail::store_wide(base, off, values[i++]); });
+        else for_each_offset([&](int64_t off) { base[off] = static_cast<float>(values[i++]); });
+    } else {
+        std::vector<float> values = detail::broadcast_values(source, shape_);
+        if (dtype_ == DType::Bool)
+            for (float& v : values) v = v != 0.0f ? 1.0f : 0.0f;
+        for_each_offset([&](int64_t off) { base[off] = values[i++]; });
+    }
     if (source.requires_grad_ && !is_parameter_) record("CopySlices", true);
     return *this;
 }
@@ -421,7 +515,7 @@ Tensor& Tensor::add_(const Tensor& other) {
 
 Tensor& Tensor::add_(double other) { return add_(scalar_tensor(other)); }
 
-Tensor& Tensor::masked_fill_(const Tensor& mask, float value) {
+Tensor& Tensor::masked_fill_(const Tensor& mask, double value) {
     copy_(masked_fill(*this, mask, value));
     if (is_parameter_) return *this;
     return record("MaskedFillBackward0", requires_grad_);
@@ -442,7 +536,7 @@ static Tensor index_view(const Tensor& t, const std::vector<int64_t>& index) {
     return v;
 }
 
-Tensor& Tensor::set(const std::vector<int64_t>& index, float value) {
+Tensor& Tensor::set(const std::vector<int64_t>& index, double value) {
     Tensor v = index_view(*this, index);
     v.fill_(value);
     return *this;

@@ -16,11 +16,33 @@ Tensor tensor(std::initializer_list<double> values);
 Tensor tensor(std::initializer_list<std::initializer_list<double>> values);
 Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<double>>> values);
 Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<double>>>> values);
-Tensor zeros(const Shape& shape);
-Tensor ones(const Shape& shape);
-Tensor empty(const Shape& shape);
+Tensor zeros(const Shape& shape, DType dtype = DType::Float32);
+Tensor ones(const Shape& shape, DType dtype = DType::Float32);
+Tensor empty(const Shape& shape, DType dtype = DType::Float32);
+Tensor full(const Shape& shape, double value, DType dtype);
 Tensor rand(const Shape& shape, Generator& gen = default_generator());
 Tensor randn(const Shape& shape, Generator& gen = default_generator());
+// torch.arange(start, end, step, dtype=): ceil((end - start) / step) values start + i * step, computed in
+// the dtype (int64: exact; float32: the step and start as float32, as PyTorch's CPU kernel).
+Tensor arange(double start, double end, double step, DType dtype);
+// torch.linspace: `steps` values, the first half start + i * step and the second half end - (steps-1-i) * step,
+// as PyTorch's CPU kernel computes them in the dtype.
+Tensor linspace(double start, double end, int64_t steps, DType dtype = DType::Float32);
+Tensor eye(int64_t n, int64_t m, DType dtype = DType::Float32);
+
+// ---- dtypes: PyTorch's type promotion (torch.result_type)
+// A Python number given to an op: its kind (not its value) decides the result's dtype, as for PyTorch's
+// wrapped numbers: a float makes an integer tensor float32, an int makes a bool tensor int64.
+enum class ScalarKind { Bool, Int, Float };
+struct Scalar {
+    double value;
+    ScalarKind kind = ScalarKind::Float;
+};
+// The dtype PyTorch computes a binary op in: tensors with dims outrank 0-d tensors, which outrank
+// numbers, unless the lower-ranked one is of a higher category (bool < integer < floating).
+DType result_type(const Tensor& a, const Tensor& b);
+DType result_type(const Tensor& a, const Scalar& b);
+DType promote_types(DType a, DType b);
 
 // ---- elementwise, with broadcasting; a double operand is first rounded to float32
 Tensor add(const Tensor& a, const Tensor& b);
@@ -33,15 +55,28 @@ Tensor sub(const Tensor& a, double b);
 Tensor mul(const Tensor& a, double b);
 Tensor div(const Tensor& a, double b);
 Tensor pow(const Tensor& a, double b);
+Tensor add(const Tensor& a, const Scalar& b);
+Tensor sub(const Tensor& a, const Scalar& b);
+Tensor mul(const Tensor& a, const Scalar& b);
+Tensor div(const Tensor& a, const Scalar& b);
+Tensor pow(const Tensor& a, const Scalar& b);
 Tensor exp(const Tensor& t);
 Tensor neg(const Tensor& t);
 Tensor rsub(const Tensor& t, double b);  // b - t (Python's `b - t`, PyTorch's rsub)
+Tensor rsub(const Tensor& t, const Scalar& b);
 Tensor reciprocal(const Tensor& t);      // 1 / t (PyTorch's `b / t` is reciprocal(t) * b)
 
 // ---- comparisons: bool results that never require grad (a number is rounded to float32 first)
 enum class Compare { Eq, Ne, Lt, Le, Gt, Ge };
 Tensor compare(const Tensor& a, const Tensor& b, Compare op);
 Tensor compare(const Tensor& a, double b, Compare op);
+Tensor compare(const Tensor& a, const Scalar& b, Compare op);
+
+// ---- logical and bitwise (bool: logical; int64: bitwise), PyTorch's ~ & | ^
+enum class Bitwise { And, Or, Xor };
+Tensor bitwise(const Tensor& a, const Tensor& b, Bitwise op);
+Tensor bitwise(const Tensor& a, const Scalar& b, Bitwise op);
+Tensor bitwise_not(const Tensor& t);
 
 inline Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
 inline Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
@@ -62,6 +97,18 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
 Tensor sum(const Tensor& t);                                    // all elements, 0-d result
 Tensor sum(const Tensor& t, int64_t dim, bool keepdim = false);
 Tensor softmax(const Tensor& t, int64_t dim);
+// The first index of the largest (smallest) value, over all elements (flattened) or along a dim; NaN counts
+// as the largest, as in PyTorch. int64 results.
+Tensor argmax(const Tensor& t);
+Tensor argmin(const Tensor& t);
+Tensor argmax(const Tensor& t, int64_t dim, bool keepdim = false);
+Tensor argmin(const Tensor& t, int64_t dim, bool keepdim = false);
+// max/min along a dim as (values, indices) (of all elements: below, math ops).
+struct ValuesIndices {
+    Tensor values, indices;
+};
+ValuesIndices max(const Tensor& t, int64_t dim, bool keepdim = false);
+ValuesIndices min(const Tensor& t, int64_t dim, bool keepdim = false);
 
 // ---- products (running sum over k from +0, no FMA: netlib BLAS order)
 Tensor dot(const Tensor& a, const Tensor& b);
@@ -70,7 +117,7 @@ Tensor matmul(const Tensor& a, const Tensor& b);  // 1-D/2-D/batched, batch dims
 // ---- masks and structure
 Tensor triu(const Tensor& t, int64_t diagonal = 0);
 Tensor tril(const Tensor& t, int64_t diagonal = 0);
-Tensor masked_fill(const Tensor& t, const Tensor& mask, float value);  // mask: nonzero = fill
+Tensor masked_fill(const Tensor& t, const Tensor& mask, double value);  // mask: nonzero = fill
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim = 0);
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim = 0);
 

@@ -1,7 +1,9 @@
 #pragma once
-// A float32 (or bool) tensor with PyTorch's view semantics: several tensors may share one storage
-// (views from indexing, slicing, transpose, view), and in-place ops write through to every view.
-// Bool tensors keep 0/1 in the same float storage; only their dtype tag differs.
+// A tensor with PyTorch's view semantics: several tensors may share one storage (views from indexing,
+// slicing, transpose, view), and in-place ops write through to every view.
+// The storage is always a vector of floats, so that every float32 kernel reads it as before. Bool tensors
+// keep 0/1 there; int64 and float64 ("wide") tensors keep each element as one double in two consecutive
+// floats (element i at floats 2i, 2i+1). Int64 values are held exactly up to 2^53, and refused beyond.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,9 +20,14 @@ inline constexpr int64_t kMaxTensorElements = int64_t{1} << 28;
 // beyond any model's needs while keeping that recursion shallow.
 inline constexpr int64_t kMaxDims = 64;
 
-enum class DType { Float32, Bool };
+enum class DType { Float32, Bool, Int64, Float64 };
 
-const char* dtype_name(DType dtype);  // "float32" | "bool"
+const char* dtype_name(DType dtype);  // "float32" | "bool" | "int64" | "float64"
+// int64 and float64: elements stored as doubles, two floats each.
+inline bool is_wide(DType dtype) { return dtype == DType::Int64 || dtype == DType::Float64; }
+inline bool is_floating(DType dtype) { return dtype == DType::Float32 || dtype == DType::Float64; }
+// The largest integer an int64 tensor holds here (every integer up to it is exact as a double).
+inline constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
 std::string shape_str(const Shape& shape);  // "[6,3]", as the core's own error messages print shapes
 std::string sizes_text(const Shape& shape);  // "[6, 3]", as PyTorch's messages print them
 // PyTorch's message for a dim outside [-n, n - 1].
@@ -38,8 +45,13 @@ public:
     static Tensor full(const Shape& shape, float value, DType dtype = DType::Float32);
     // A view (shape, strides, offset) over its own copy of `storage`, as PyTorch's as_strided; checks
     // that every element lies inside the storage.
+    // `storage` is the raw float storage: for int64/float64, two floats per element.
     static Tensor from_strided(std::vector<float> storage, const Shape& shape, const Shape& strides, int64_t offset,
                                DType dtype = DType::Float32);
+    // Any dtype from doubles: rounded to float32, 0/1 for bool, as is for float64; int64 needs integers within
+    // +-2^53 (`op` names the caller in that error).
+    static Tensor from_doubles(const Shape& shape, const std::vector<double>& values, DType dtype,
+                               const char* op = "tensor");
 
     // ---- shape and metadata
     const Shape& shape() const { return shape_; }
@@ -55,10 +67,18 @@ public:
     int64_t storage_offset() const { return offset_; }
 
     // ---- element access
-    std::vector<float> to_vector() const;  // row-major copy of the values
-    float item() const;                     // the only value of a one-element tensor
-    float at(const std::vector<int64_t>& index) const;  // one element, full index, negatives allowed
-    // Pointer to the first element; valid for contiguous tensors only (throws otherwise).
+    // Row-major copy of the values of a float32 or bool tensor (an int64/float64 one is refused: to_doubles).
+    std::vector<float> to_vector() const;
+    std::vector<double> to_doubles() const;  // row-major copy of the values, any dtype
+    // The only value of a one-element tensor: item() for float32 and bool tensors (float arithmetic stays
+    // float), value() for any dtype (an int64 or float64 one exactly, as a double).
+    float item() const;
+    double value() const;
+    // One element, full index, negatives allowed: at() for float32 and bool, value_at() for any dtype.
+    float at(const std::vector<int64_t>& index) const;
+    double value_at(const std::vector<int64_t>& index) const;
+    // Pointer to the first element of a float32 or bool tensor; valid for contiguous tensors only (throws
+    // otherwise, and for int64/float64 tensors).
     const float* data() const;
     float* data();
 
@@ -77,18 +97,19 @@ public:
     Tensor clone() const;
 
     // ---- conversions
+    Tensor to(DType dtype) const;  // itself when already of that dtype, else a converted copy (like .to)
     Tensor to_bool() const;   // nonzero -> true, like .bool()
     Tensor to_float() const;  // like .float()
 
     // ---- in place (write through to shared storage; return *this)
-    Tensor& fill_(float value);
+    Tensor& fill_(double value);
     Tensor& zero_();
     Tensor& copy_(const Tensor& source);  // source broadcast to this shape
     Tensor& add_(const Tensor& other);
     Tensor& add_(double other);
-    Tensor& masked_fill_(const Tensor& mask, float value);
+    Tensor& masked_fill_(const Tensor& mask, double value);
     // t[index] = value: index is a prefix of the dims (like t[i] or t[i, j]); a tensor value broadcasts.
-    Tensor& set(const std::vector<int64_t>& index, float value);
+    Tensor& set(const std::vector<int64_t>& index, double value);
     Tensor& set(const std::vector<int64_t>& index, const Tensor& value);
 
     // ---- autograd bookkeeping, kept only so that printing matches PyTorch's text
@@ -121,6 +142,9 @@ private:
     bool is_parameter_ = false;
     std::string grad_fn_;
 };
+
+// Throws attn::Error naming `op` unless `t` is float32 or bool (the kernels' storage), saying how to convert.
+void check_float_storage(const Tensor& t, const char* op);
 
 // Row-major strides of a contiguous tensor of this shape.
 Shape contiguous_strides(const Shape& shape);
