@@ -142,49 +142,81 @@ Tensor full(const Shape& shape, double value, DType dtype) {
     return Tensor::empty(shape, dtype).fill_(value);
 }
 
+// PyTorch's CPU fill loop for arange and linspace (AVX2 build): while 16 or more values remain, two vectors of
+// 8 float32 (4 float64) values each, every vector from its first value `base` as base + k * step; then one value
+// at a time. `first(i)` is the value at index i computed alone; `lane(base, k)` the k-th value of a vector.
+template <class First, class Lane>
+std::vector<double> fill_like_torch(int64_t n, int64_t width, First&& first, Lane&& lane) {
+    std::vector<double> out(static_cast<size_t>(n));
+    int64_t i = 0;
+    for (; n - i >= 2 * width; i += 2 * width)
+        for (int64_t v = i; v < i + 2 * width; v += width) {
+            const double base = first(v);
+            for (int64_t k = 0; k < width; ++k) out[static_cast<size_t>(v + k)] = k == 0 ? base : lane(base, k);
+        }
+    for (; i < n; ++i) out[static_cast<size_t>(i)] = first(i);
+    return out;
+}
+
 Tensor arange(double start, double end, double step, DType dtype) {
+    if (dtype == DType::Bool) throw Error("\"arange_cpu\" not implemented for 'Bool'");
+    if (dtype == DType::Int64) {  // the arguments become integers first, as PyTorch's to<int64_t>()
+        start = std::trunc(start), end = std::trunc(end), step = std::trunc(step);
+    }
+    if (step == 0) throw Error("step must be nonzero");
     if (!std::isfinite(start) || !std::isfinite(end))
-        throw Error("arange: unsupported range: " + number_text(start) + " -> " + number_text(end));
-    if (step == 0) throw Error("arange: step must be nonzero");
+        throw Error("unsupported range: " + number_text(start) + " -> " + number_text(end));
     if ((step > 0 && end < start) || (step < 0 && end > start))
-        throw Error("arange: upper bound and larger bound inconsistent with step sign");
-    if (dtype == DType::Bool) throw Error("arange: not implemented for 'Bool'");
-    // PyTorch counts in double: ceil((end - start) / step).
+        throw Error("upper bound and larger bound inconsistent with step sign");
     const double count = std::ceil((end - start) / step);
     if (!(count <= static_cast<double>(kMaxTensorElements)))
         throw Error("arange: " + number_text(count) + " values is too many: one tensor may hold at most " +
                     std::to_string(kMaxTensorElements));
     const auto n = static_cast<int64_t>(count);
-    std::vector<double> values(static_cast<size_t>(n));
-    if (dtype == DType::Float32) {
-        // The CPU kernel computes start + i * step in float32 (accscalar_t of float is float... in
-        // arange it is double for the index product): see torch-numerics.md; here as PyTorch 1.13 does.
-        for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = static_cast<float>(start + static_cast<double>(i) * step);
-    } else {
-        for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = start + static_cast<double>(i) * step;
-    }
-    return Tensor::from_doubles({n}, values, dtype, "arange");
+    // Each value is start + i * step in double (PyTorch's accumulate type), then stored in the dtype.
+    const auto first = [&](int64_t i) {
+        const double v = start + step * static_cast<double>(i);
+        return dtype == DType::Float32 ? static_cast<double>(static_cast<float>(v)) : v;
+    };
+    const auto lane = [&](double base, int64_t k) {
+        const double v = base + static_cast<double>(k) * step;
+        return dtype == DType::Float32 ? static_cast<double>(static_cast<float>(v)) : v;
+    };
+    return Tensor::from_doubles({n}, fill_like_torch(n, dtype == DType::Float32 ? 8 : 4, first, lane), dtype, "arange");
 }
 
 Tensor linspace(double start, double end, int64_t steps, DType dtype) {
-    if (steps < 0) throw Error("linspace: number of steps must be non-negative");
+    if (steps < 0) throw Error("number of steps must be non-negative");
     check_shape({steps}, "linspace");
-    std::vector<double> values(static_cast<size_t>(steps));
-    if (steps == 1) values[0] = start;
-    if (steps > 1) {
-        const int64_t half = steps / 2;
-        if (dtype == DType::Float32) {
-            const auto s = static_cast<float>(start), e = static_cast<float>(end);
-            const float step = (e - s) / static_cast<float>(steps - 1);
-            for (int64_t i = 0; i < steps; ++i)
-                values[static_cast<size_t>(i)] = i < half ? s + step * static_cast<float>(i)
-                                                          : e - step * static_cast<float>(steps - i - 1);
-        } else {
-            const double step = (end - start) / static_cast<double>(steps - 1);
-            for (int64_t i = 0; i < steps; ++i)
-                values[static_cast<size_t>(i)] = i < half ? start + step * static_cast<double>(i)
-                                                          : end - step * static_cast<double>(steps - i - 1);
-        }
+    const int64_t half = steps / 2;
+    std::vector<double> values;
+    if (steps == 1) {
+        values = {start};  // PyTorch fills the one value with start
+    } else if (dtype == DType::Float32) {
+        // In float32, each value alone with one fused multiply-add (as PyTorch's compiled loop), a vector's lanes
+        // as base + k * step with two roundings.
+        const auto s = static_cast<float>(start), e = static_cast<float>(end);
+        const float step = steps > 1 ? (e - s) / static_cast<float>(steps - 1) : 0.0f;
+        const auto first = [&](int64_t i) -> double {
+            return i < half ? std::fma(step, static_cast<float>(i), s)
+                            : std::fma(-step, static_cast<float>(steps - i - 1), e);
+        };
+        const auto lane = [&](double base, int64_t k) -> double {
+            return static_cast<float>(base) + static_cast<float>(k) * step;
+        };
+        values = fill_like_torch(steps, 8, first, lane);
+    } else {
+        // float64 as above in double; integer dtypes compute in double and truncate.
+        const double s = dtype == DType::Int64 ? std::trunc(start) : start;
+        const double e = dtype == DType::Int64 ? std::trunc(end) : end;
+        const double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
+        const auto stored = [&](double v) { return dtype == DType::Int64 ? std::trunc(v) : v; };
+        const auto first = [&](int64_t i) {
+            return stored(i < half ? std::fma(step, static_cast<double>(i), s)
+                                   : std::fma(-step, static_cast<double>(steps - i - 1), e));
+        };
+        const auto lane = [&](double base, int64_t k) { return stored(base + static_cast<double>(k) * step); };
+        values = fill_like_torch(steps, 4, first, lane);
     }
     return Tensor::from_doubles({steps}, values, dtype, "linspace");
 }
@@ -294,6 +326,16 @@ double apply(kernels::Binary op, double x, double y, DType dtype) {
     return 0;
 }
 
+// PyTorch refuses `-` with a bool operand, with one message for two bools and another for one.
+void check_sub(bool a_bool, bool b_bool) {
+    if (a_bool && b_bool)
+        throw Error("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                    "Use the `^` or `logical_xor()` operator instead.");
+    if (a_bool || b_bool)
+        throw Error("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert "
+                    "a mask, use the `~` or `logical_not()` operator instead.");
+}
+
 // The bool/int64/float64 path: every value as a double, the result narrowed to `dtype`.
 template <class F>
 Tensor elementwise_wide(const Tensor& a, const Tensor& b, DType dtype, const char* op, F&& f) {
@@ -309,9 +351,9 @@ Tensor elementwise_wide(const Tensor& a, const Tensor& b, DType dtype, const cha
 Tensor scalar_as(const Scalar& s, DType dtype) { return Tensor::from_doubles({}, {s.value}, dtype); }
 
 Tensor binary(kernels::Binary op, const Tensor& a, const Tensor& b) {
+    if (op == kernels::Binary::Sub) check_sub(a.dtype() == DType::Bool, b.dtype() == DType::Bool);
     const DType dtype = compute_dtype(op, result_type(a, b));
     if (dtype != DType::Float32) {
-        if (op == kernels::Binary::Div && dtype == DType::Int64) throw Error("div: unreachable");
         return elementwise_wide(a, b, dtype, binary_name(op), [&](double x, double y) { return apply(op, x, y, dtype); })
             .record(binary_grad_fn(op), {&a, &b});
     }
@@ -325,6 +367,7 @@ Tensor binary(kernels::Binary op, const Tensor& a, const Tensor& b) {
 }
 
 Tensor binary_scalar(kernels::Binary op, const Tensor& a, const Scalar& s) {
+    if (op == kernels::Binary::Sub) check_sub(a.dtype() == DType::Bool, s.kind == ScalarKind::Bool);
     const DType dtype = compute_dtype(op, result_type(a, s));
     if (dtype != DType::Float32)
         return elementwise_wide(a, scalar_as(s, dtype), dtype, binary_name(op),
@@ -358,7 +401,11 @@ float pow_scalar(float x, float e) {
 // pow in int64 (by squaring, exact within 2^53) or float64.
 double pow_wide(double x, double e, DType dtype) {
     if (dtype != DType::Int64) return e == 2.0 ? x * x : std::pow(x, e);
-    if (e < 0) throw Error("Integers to negative integer powers are not allowed.");
+    if (e < 0) {  // only 1 and -1 have integer reciprocals; PyTorch gives 0 for the others' (and 0's)
+        if (x == 1) return 1;
+        if (x == -1) return std::fmod(e, 2) == 0 ? 1 : -1;
+        return 0;
+    }
     double result = 1;
     for (auto n = static_cast<int64_t>(e); n > 0; n >>= 1, x *= x)
         if (n & 1) result *= x;
@@ -366,7 +413,7 @@ double pow_wide(double x, double e, DType dtype) {
 }
 
 Tensor pow_tensors(const Tensor& a, const Tensor& b, DType dtype) {
-    if (dtype == DType::Bool) dtype = DType::Int64;  // PyTorch computes bool ** bool as integers
+    if (dtype == DType::Bool) throw Error("\"pow\" not implemented for 'Bool'");
     return elementwise_wide(a, b, dtype, "pow", [&](double x, double y) { return pow_wide(x, y, dtype); });
 }
 
@@ -418,7 +465,8 @@ Tensor pow(const Tensor& a, const Tensor& b) {
 
 Tensor pow(const Tensor& a, const Scalar& b) {
     const DType dtype = result_type(a, b);
-    if (dtype != DType::Float32) return pow_tensors(a, scalar_as(b, dtype == DType::Bool ? DType::Int64 : dtype), dtype)
+    if (dtype == DType::Int64 && b.value < 0) throw Error("Integers to negative integer powers are not allowed.");
+    if (dtype != DType::Float32) return pow_tensors(a, scalar_as(b, dtype), dtype)
         .record("PowBackward0", {&a});
     const float e = static_cast<float>(b.value);
     return map(a, [e](float x) { return pow_scalar(x, e); }).record("PowBackward0", {&a});
@@ -448,6 +496,7 @@ Tensor neg(const Tensor& t) {
 }
 
 Tensor rsub(const Tensor& t, const Scalar& b) {
+    check_sub(b.kind == ScalarKind::Bool, t.dtype() == DType::Bool);
     const DType dtype = result_type(t, b);
     if (dtype != DType::Float32)
         return elementwise_wide(scalar_as(b, dtype), t, dtype, "rsub",

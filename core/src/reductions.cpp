@@ -159,7 +159,13 @@ std::vector<double> best_indices(const Rows& rows, bool largest, std::vector<dou
     return indices;
 }
 
+// argmax and argmin have no bool kernel in PyTorch.
+void check_not_bool(const Tensor& t, const char* op) {
+    if (t.dtype() == DType::Bool) throw Error("\"" + std::string(op) + "_cpu\" not implemented for 'Bool'");
+}
+
 Tensor arg_best(const Tensor& t, bool largest, const char* op) {
+    check_not_bool(t, op);
     if (t.numel() == 0)
         throw Error(std::string(op) + "(): Expected reduction dim to be specified for input.numel() == 0.");
     const Tensor flat = t.reshape({t.numel()});
@@ -167,6 +173,7 @@ Tensor arg_best(const Tensor& t, bool largest, const char* op) {
 }
 
 Tensor arg_best(const Tensor& t, int64_t dim, bool keepdim, bool largest, const char* op) {
+    check_not_bool(t, op);
     const int64_t d = wrap(dim, t.dim(), op);
     if (t.dim() > 0 && t.shape()[size_t(d)] == 0)
         throw Error(std::string(op) + "(): Expected reduction dim " + std::to_string(d) + " to have non-zero size.");

@@ -43,9 +43,10 @@ static double narrowed(double v, DType dtype, const char* op) {
         case DType::Float64: return v;
         case DType::Int64:
             if (std::isnan(v)) throw Error(std::string(op) + ": cannot convert NaN to an int64 value");
-            v = std::trunc(v);  // as a C++ cast, like PyTorch's float -> int64 conversion
+            v = std::trunc(v) + 0.0;  // as a C++ cast, like PyTorch's float -> int64 conversion (and no -0)
             if (std::fabs(v) > kMaxExactInteger)
-                throw Error(std::string(op) + ": int64 values beyond 2^53 (9007199254740992) are not supported, got " +
+                throw Error(std::string(op) + ": int64 values beyond +-(2^53 - 1) = +-9007199254740991 are not "
+                            "supported here, got " +
                             integer_text(v));
             return v;
     }

@@ -3,7 +3,7 @@
 // slicing, transpose, view), and in-place ops write through to every view.
 // The storage is always a vector of floats, so that every float32 kernel reads it as before. Bool tensors
 // keep 0/1 there; int64 and float64 ("wide") tensors keep each element as one double in two consecutive
-// floats (element i at floats 2i, 2i+1). Int64 values are held exactly up to 2^53, and refused beyond.
+// floats (element i at floats 2i, 2i+1). Int64 values are held exactly up to 2^53 - 1, and refused beyond.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,8 +26,9 @@ const char* dtype_name(DType dtype);  // "float32" | "bool" | "int64" | "float64
 // int64 and float64: elements stored as doubles, two floats each.
 inline bool is_wide(DType dtype) { return dtype == DType::Int64 || dtype == DType::Float64; }
 inline bool is_floating(DType dtype) { return dtype == DType::Float32 || dtype == DType::Float64; }
-// The largest integer an int64 tensor holds here (every integer up to it is exact as a double).
-inline constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
+// The largest integer an int64 tensor holds here: 2^53 - 1, so that every result of integer arithmetic that
+// goes beyond it is still seen as beyond it once rounded to a double.
+inline constexpr double kMaxExactInteger = 9007199254740991.0;
 std::string shape_str(const Shape& shape);  // "[6,3]", as the core's own error messages print shapes
 std::string sizes_text(const Shape& shape);  // "[6, 3]", as PyTorch's messages print them
 // PyTorch's message for a dim outside [-n, n - 1].
