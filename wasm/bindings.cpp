@@ -25,13 +25,27 @@ constexpr Tensor (*sub_tensor)(const Tensor&, const Tensor&) = attn::sub;
 constexpr Tensor (*mul_tensor)(const Tensor&, const Tensor&) = attn::mul;
 constexpr Tensor (*div_tensor)(const Tensor&, const Tensor&) = attn::div;
 constexpr Tensor (*pow_tensor)(const Tensor&, const Tensor&) = attn::pow;
-constexpr Tensor (*add_number)(const Tensor&, double) = attn::add;
-constexpr Tensor (*sub_number)(const Tensor&, double) = attn::sub;
-constexpr Tensor (*mul_number)(const Tensor&, double) = attn::mul;
-constexpr Tensor (*div_number)(const Tensor&, double) = attn::div;
-constexpr Tensor (*pow_number)(const Tensor&, double) = attn::pow;
+using attn::Scalar;
+constexpr Tensor (*add_number)(const Tensor&, const Scalar&) = attn::add;
+constexpr Tensor (*sub_number)(const Tensor&, const Scalar&) = attn::sub;
+constexpr Tensor (*mul_number)(const Tensor&, const Scalar&) = attn::mul;
+constexpr Tensor (*div_number)(const Tensor&, const Scalar&) = attn::div;
+constexpr Tensor (*pow_number)(const Tensor&, const Scalar&) = attn::pow;
+constexpr Tensor (*rsub_number)(const Tensor&, const Scalar&) = attn::rsub;
 constexpr Tensor (*compare_tensor)(const Tensor&, const Tensor&, attn::Compare) = attn::compare;
-constexpr Tensor (*compare_number)(const Tensor&, double, attn::Compare) = attn::compare;
+constexpr Tensor (*compare_number)(const Tensor&, const Scalar&, attn::Compare) = attn::compare;
+constexpr Tensor (*bitwise_tensor)(const Tensor&, const Tensor&, attn::Bitwise) = attn::bitwise;
+constexpr Tensor (*bitwise_number)(const Tensor&, const Scalar&, attn::Bitwise) = attn::bitwise;
+constexpr attn::DType (*result_type_tensor)(const Tensor&, const Tensor&) = attn::result_type;
+constexpr attn::DType (*result_type_number)(const Tensor&, const Scalar&) = attn::result_type;
+constexpr Tensor (*argmax_all)(const Tensor&) = attn::argmax;
+constexpr Tensor (*argmin_all)(const Tensor&) = attn::argmin;
+constexpr Tensor (*argmax_dim)(const Tensor&, int64_t, bool) = attn::argmax;
+constexpr Tensor (*argmin_dim)(const Tensor&, int64_t, bool) = attn::argmin;
+constexpr Tensor (*max_all)(const Tensor&) = attn::max;
+constexpr Tensor (*min_all)(const Tensor&) = attn::min;
+constexpr attn::ValuesIndices (*max_dim)(const Tensor&, int64_t, bool) = attn::max;
+constexpr attn::ValuesIndices (*min_dim)(const Tensor&, int64_t, bool) = attn::min;
 constexpr Tensor (*linear_bias)(const Tensor&, const Tensor&, const Tensor&) = nn::linear;
 constexpr Tensor (*linear_no_bias)(const Tensor&, const Tensor&) = nn::linear;
 constexpr Tensor (*sum_all)(const Tensor&) = attn::sum;
@@ -43,8 +57,8 @@ constexpr Tensor (*prod_dim)(const Tensor&, int64_t, bool) = attn::prod;
 constexpr void (*manual_seed)(uint64_t) = attn::manual_seed;
 constexpr std::string (*to_string)(const Tensor&) = attn::to_string;
 constexpr Tensor& (Tensor::*add_tensor_)(const Tensor&) = &Tensor::add_;
-constexpr Tensor& (Tensor::*add_number_)(double) = &Tensor::add_;
-constexpr Tensor& (Tensor::*set_number)(const std::vector<int64_t>&, float) = &Tensor::set;
+
+constexpr Tensor& (Tensor::*set_number)(const std::vector<int64_t>&, double) = &Tensor::set;
 constexpr Tensor& (Tensor::*set_tensor)(const std::vector<int64_t>&, const Tensor&) = &Tensor::set;
 
 // The JS API draws from the default generator, like torch's functions.
@@ -52,8 +66,12 @@ Tensor rand_default(const Shape& shape) { return attn::rand(shape); }
 Tensor randn_default(const Shape& shape) { return attn::randn(shape); }
 Tensor& uniform_default(Tensor& t, double from, double to) { return attn::uniform_(t, from, to); }
 Tensor& normal_default(Tensor& t, double mean, double std) { return attn::normal_(t, mean, std); }
+Tensor from_doubles(const Shape& shape, const std::vector<double>& values, attn::DType dtype) {
+    return Tensor::from_doubles(shape, values, dtype);
+}
 Tensor dropout_default(const Tensor& x, double p, bool training) { return nn::dropout(x, p, training); }
 std::string kernel_backend() { return attn::kernels::active().name; }
+Tensor& add_number_(Tensor& t, const Scalar& other) { return t.add_(other.value); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention) {
@@ -63,7 +81,7 @@ EMSCRIPTEN_BINDINGS(attention) {
         .field("length", &attn::wasm::RecordLayout::length)
         .field("rank", &attn::wasm::RecordLayout::rank)
         .field("offset", &attn::wasm::RecordLayout::offset)
-        .field("isBool", &attn::wasm::RecordLayout::is_bool)
+        .field("dtype", &attn::wasm::RecordLayout::dtype)
         .field("requiresGrad", &attn::wasm::RecordLayout::requires_grad)
         .field("isParameter", &attn::wasm::RecordLayout::is_parameter)
         .field("shared", &attn::wasm::RecordLayout::shared)
@@ -97,8 +115,24 @@ EMSCRIPTEN_BINDINGS(attention) {
         .value("ge", attn::Compare::Ge);
     enum_<attn::DType>("DType")
         .value(attn::dtype_name(attn::DType::Float32), attn::DType::Float32)
-        .value(attn::dtype_name(attn::DType::Bool), attn::DType::Bool);
+        .value(attn::dtype_name(attn::DType::Bool), attn::DType::Bool)
+        .value(attn::dtype_name(attn::DType::Int64), attn::DType::Int64)
+        .value(attn::dtype_name(attn::DType::Float64), attn::DType::Float64);
+    enum_<attn::ScalarKind>("ScalarKind")
+        .value("bool", attn::ScalarKind::Bool)
+        .value("int", attn::ScalarKind::Int)
+        .value("float", attn::ScalarKind::Float);
+    value_object<Scalar>("Scalar").field("value", &Scalar::value).field("kind", &Scalar::kind);
+    enum_<attn::Bitwise>("Bitwise")
+        .value("and", attn::Bitwise::And)
+        .value("or", attn::Bitwise::Or)
+        .value("xor", attn::Bitwise::Xor);
     function("fromValues", &Js<&Tensor::from_vector>::call);
+    function("fromDoubles", &Js<&from_doubles>::call);
+    function("full", &Js<&attn::full>::call);
+    function("arange", &Js<&attn::arange>::call);
+    function("linspace", &Js<&attn::linspace>::call);
+    function("eye", &Js<&attn::eye>::call);
     function("rand", &Js<&rand_default>::call);
     function("randn", &Js<&randn_default>::call);
     function("zeros", &Js<&attn::zeros>::call);
@@ -120,10 +154,23 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("powNumber", &Js<pow_number>::call);
     function("exp", &Js<&attn::exp>::call);
     function("neg", &Js<&attn::neg>::call);
-    function("rsubNumber", &Js<&attn::rsub>::call);
+    function("rsubNumber", &Js<rsub_number>::call);
     function("reciprocal", &Js<&attn::reciprocal>::call);
     function("compare", &Js<compare_tensor>::call);
     function("compareNumber", &Js<compare_number>::call);
+    function("bitwise", &Js<bitwise_tensor>::call);
+    function("bitwiseNumber", &Js<bitwise_number>::call);
+    function("bitwiseNot", &Js<&attn::bitwise_not>::call);
+    function("resultType", &Js<result_type_tensor>::call);
+    function("resultTypeNumber", &Js<result_type_number>::call);
+    function("argmaxAll", &Js<argmax_all>::call);
+    function("argminAll", &Js<argmin_all>::call);
+    function("argmax", &Js<argmax_dim>::call);
+    function("argmin", &Js<argmin_dim>::call);
+    function("maxAll", &Js<max_all>::call);
+    function("minAll", &Js<min_all>::call);
+    function("max", &Js<max_dim>::call);
+    function("min", &Js<min_dim>::call);
     function("linear", &Js<linear_bias>::call);
     function("linearNoBias", &Js<linear_no_bias>::call);
     function("dropout", &Js<dropout_default>::call);
@@ -160,8 +207,6 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("meanDims", &Js<&attn::mean_dims>::call);
     function("var", &Js<&attn::var>::call);
     function("std", &Js<&attn::std_dev>::call);
-    function("max", &Js<&attn::max>::call);
-    function("min", &Js<&attn::min>::call);
     function("amax", &Js<&attn::amax>::call);
     function("amin", &Js<&attn::amin>::call);
     function("prod", &Js<prod_all>::call);
@@ -196,6 +241,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("clone", &Js<&Tensor::clone>::call);
     function("toBool", &Js<&Tensor::to_bool>::call);
     function("toFloat", &Js<&Tensor::to_float>::call);
+    function("to", &Js<&Tensor::to>::call);
     function("zero_", &Js<&Tensor::zero_>::call);
     function("fill_", &Js<&Tensor::fill_>::call);
     function("uniform_", &Js<&uniform_default>::call);

@@ -17,7 +17,7 @@ namespace attn::wasm {
 RecordLayout record_layout() {
     return {offsetof(TensorRecord, values),        offsetof(TensorRecord, length),
             offsetof(TensorRecord, rank),          offsetof(TensorRecord, offset),
-            offsetof(TensorRecord, is_bool),       offsetof(TensorRecord, requires_grad),
+            offsetof(TensorRecord, dtype),         offsetof(TensorRecord, requires_grad),
             offsetof(TensorRecord, is_parameter),  offsetof(TensorRecord, shared),
             offsetof(TensorRecord, grad_fn),       sizeof(TensorRecord)};
 }
@@ -28,9 +28,11 @@ Tensor tensor_from_record(uintptr_t address) {
     const auto* r = reinterpret_cast<const TensorRecord*>(address);
     const int32_t* dims = dims_of(r);
     const Shape shape(dims, dims + r->rank), strides(dims + r->rank, dims + 2 * r->rank);
+    if (r->dtype < 0 || r->dtype > static_cast<int32_t>(DType::Float64))
+        throw Error("tensor: unknown dtype code " + std::to_string(r->dtype));
     const auto* values = reinterpret_cast<const float*>(r->values);
     Tensor t = Tensor::from_strided(std::vector<float>(values, values + r->length), shape, strides, r->offset,
-                                    r->is_bool ? DType::Bool : DType::Float32);
+                                    static_cast<DType>(r->dtype));
     if (r->is_parameter) t.set_parameter(true, r->requires_grad != 0);
     else if (r->grad_fn[0] != '\0') t.record(r->grad_fn, true);
     else t.set_requires_grad(r->requires_grad != 0);
@@ -71,7 +73,7 @@ uintptr_t record_of(const Tensor& t, int shared) {
     r->length = static_cast<uint32_t>(t.storage().size());
     r->rank = static_cast<int32_t>(rank);
     r->offset = static_cast<int32_t>(t.storage_offset());
-    r->is_bool = t.dtype() == DType::Bool;
+    r->dtype = static_cast<int32_t>(t.dtype());
     r->requires_grad = t.requires_grad();
     r->is_parameter = t.is_parameter();
     r->shared = shared;

@@ -27,6 +27,7 @@
 
 #include "attn/generator.hpp"
 #include "attn/nn.hpp"
+#include "attn/ops.hpp"
 #include "attn/print.hpp"
 #include "attn/tensor.hpp"
 
@@ -39,11 +40,11 @@ using emscripten::val;
 // A tensor in the heap: this header, then int32 shape[rank] and int32 strides[rank]. An argument's values
 // follow (written by JS); a result's `values` points into the storage of the tensor Js<F> holds for it.
 struct TensorRecord {
-    uint32_t values;  // heap address of the whole storage, as float32
+    uint32_t values;  // heap address of the whole storage, as float32 (int64/float64: two per element)
     uint32_t length;  // floats in the storage
     int32_t rank;
-    int32_t offset;  // where the first element sits in the storage
-    int32_t is_bool;
+    int32_t offset;  // where the first element sits in the storage, in elements
+    int32_t dtype;    // attn::DType's value
     int32_t requires_grad;
     int32_t is_parameter;
     int32_t shared;  // result: the argument whose storage it views, or -1
@@ -52,7 +53,7 @@ struct TensorRecord {
 
 // Byte offsets of TensorRecord's fields, given to api/boundary.js once so that the layout is written only here.
 struct RecordLayout {
-    int values, length, rank, offset, is_bool, requires_grad, is_parameter, shared, grad_fn, header_bytes;
+    int values, length, rank, offset, dtype, requires_grad, is_parameter, shared, grad_fn, header_bytes;
 };
 RecordLayout record_layout();
 
@@ -166,13 +167,21 @@ struct Param<const Shape&> : Param<Shape> {
     using Param<Shape>::Param;
 };
 
-// Values for a new tensor: a Float32Array (copied with one set() through a typed_memory_view).
+// Values for a new tensor: a Float32Array, or a Float64Array for any dtype (copied with one set() through a
+// typed_memory_view).
 template <>
 struct Param<std::vector<float>> {
     using Wire = val;
     explicit Param(const Wire& w) : value(emscripten::convertJSArrayToNumberVector<float>(w)) {}
     std::vector<float> get() { return std::move(value); }
     std::vector<float> value;
+};
+template <>
+struct Param<const std::vector<double>&> {
+    using Wire = val;
+    explicit Param(const Wire& w) : value(emscripten::convertJSArrayToNumberVector<double>(w)) {}
+    const std::vector<double>& get() { return value; }
+    std::vector<double> value;
 };
 
 // torch.set_printoptions's keywords, as a plain object (api/torch.js has checked their types).
@@ -221,6 +230,18 @@ struct Result<Tensor> {
 };
 template <>
 struct Result<Tensor&> : Result<Tensor> {};
+// max/min along a dim: the two tensors' records, as a JS array.
+template <>
+struct Result<ValuesIndices> {
+    using Wire = val;
+    template <class... P>
+    static Wire to(const ValuesIndices& r, std::tuple<P...>& params) {
+        val out = val::array();
+        out.call<void>("push", Result<Tensor>::to(r.values, params));
+        out.call<void>("push", Result<Tensor>::to(r.indices, params));
+        return out;
+    }
+};
 template <>
 struct Result<std::vector<Tensor>> {  // unbind, split, chunk: an array of record addresses
     using Wire = val;

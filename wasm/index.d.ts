@@ -31,7 +31,30 @@ export declare function loadAttention(options?: LoadOptions): Promise<Torch>;
 /** The kernels the loaded build runs. */
 export type Backend = 'wasm-simd128' | 'wasm-scalar';
 
-export type DType = 'float32' | 'bool';
+/** float32 is the default; int64 values are exact up to 2^53 - 1 (beyond it the core refuses them). */
+export type DType = 'float32' | 'bool' | 'int64' | 'float64';
+
+/** A creation function's last argument: the dtype of what it makes. */
+export interface DTypeOptions {
+  dtype?: DType;
+}
+
+/** The Python kind a number stands for in PyTorch's type promotion. */
+export type ScalarKind = 'float' | 'int' | 'bool';
+
+/** A number with its Python kind, made by torch.scalar(value, kind). */
+export interface Scalar {
+  readonly value: number;
+  readonly kind: ScalarKind;
+}
+
+/**
+ * The second operand of an element-wise op or comparison: a tensor, or a number standing for a Python one
+ * (a number is a float, a BigInt an int, a boolean a bool, a Scalar what its kind says). As in PyTorch, the
+ * number's kind, not its value, decides the result's dtype: an int64 tensor plus 1n stays int64, plus 1 (a
+ * float) becomes float32.
+ */
+export type Operand = Tensor | number | bigint | boolean | Scalar;
 
 /** PyTorch's dropout paths: 'default' (two words per element) or 'mkl' (Intel MKL builds: one word per call). */
 export type RngProfile = 'default' | 'mkl';
@@ -45,14 +68,25 @@ export type RngProfile = 'default' | 'mkl';
  */
 export type AttentionPath = 'auto' | 'exact' | 'fast';
 
-/** A number, a boolean, or nested arrays of them (all numbers or all booleans, never ragged). */
-export type NestedData = number | boolean | readonly NestedData[];
+/** A number (float32), a BigInt (int64), a boolean (bool), or nested arrays of them (never ragged; numbers
+ * and booleans not mixed; BigInts beside numbers make float32). */
+export type NestedData = number | bigint | boolean | readonly NestedData[];
 
 /** What Tensor.toArray() returns: a number (or boolean) for a 0-d tensor, nested arrays otherwise. */
 export type TensorData = number | boolean | TensorData[];
 
 /** A shape: sizes as separate arguments (`zeros(2, 3)`) or as one array (`zeros([2, 3])`, `zeros(t.shape)`). */
 export type ShapeArgs = number[] | [shape: readonly number[]];
+
+/** A shape, then optionally the dtype: `zeros(2, 3, { dtype: 'int64' })`. */
+export type ShapeAndDType = ShapeArgs | [...sizes: number[], options: DTypeOptions] |
+  [shape: readonly number[], options: DTypeOptions];
+
+/** What max/min along a dim return: the values and the int64 indices where they are. */
+export interface ValuesIndices {
+  values: Tensor;
+  indices: Tensor;
+}
 
 export interface PrintOptions {
   /** Digits after the decimal point (default 4), an integer in [0, 149]: by 149 every float32 is exact. */
@@ -101,8 +135,8 @@ declare class Tensor implements Iterable<Tensor> {
   size(): number[];
   size(dim: number): number;
 
-  /** A row-major copy of the values. */
-  readonly data: Float32Array;
+  /** A row-major copy of the values: a Float64Array for int64 and float64 tensors. */
+  readonly data: Float32Array | Float64Array;
   /** The value of a one-element tensor. */
   item(): number;
   toArray(): TensorData;
@@ -111,6 +145,12 @@ declare class Tensor implements Iterable<Tensor> {
   bool(): Tensor;
   /** A float32 copy (torch's .float()). */
   float(): Tensor;
+  /** An int64 copy, each value truncated toward 0 (torch's .long()). */
+  long(): Tensor;
+  /** A float64 copy (torch's .double()). */
+  double(): Tensor;
+  /** Itself when already of `dtype`, else a converted copy (torch's .to(dtype)). */
+  to(dtype: DType): Tensor;
 
   // autograd flags: these share this tensor's storage
   /** The same values without grad_fn or requires_grad (torch's detach()). */
@@ -180,9 +220,14 @@ declare class Tensor implements Iterable<Tensor> {
   /** Variance with Bessel's correction (1, PyTorch's unbiased default, or 0), every dim when dim is []. */
   var(dim?: number | readonly number[], correction?: number, keepdim?: boolean): Tensor;
   std(dim?: number | readonly number[], correction?: number, keepdim?: boolean): Tensor;
-  /** The largest (smallest) value, 0-d; NaN if there is one. */
+  /** The int64 index of the first largest (smallest) value: of every element flattened, or along dim. */
+  argmax(dim?: number | null, keepdim?: boolean): Tensor;
+  argmin(dim?: number | null, keepdim?: boolean): Tensor;
+  /** The largest (smallest) value, 0-d (NaN if any); along dim, the values and their int64 indices. */
   max(): Tensor;
+  max(dim: number, keepdim?: boolean): ValuesIndices;
   min(): Tensor;
+  min(dim: number, keepdim?: boolean): ValuesIndices;
   /** The largest (smallest) values along dims (every dim when []). */
   amax(dim?: number | readonly number[], keepdim?: boolean): Tensor;
   amin(dim?: number | readonly number[], keepdim?: boolean): Tensor;
@@ -205,31 +250,36 @@ declare class Tensor implements Iterable<Tensor> {
   bmm(mat2: Tensor): Tensor;
   /** beta * this + alpha * (batch1 @ batch2), this broadcast to the product's shape. */
   baddbmm(batch1: Tensor, batch2: Tensor, scales?: { beta?: number; alpha?: number }): Tensor;
-  /** A number operand is rounded to float32 first, like a Python float. */
-  add(other: Tensor | number): Tensor;
-  sub(other: Tensor | number): Tensor;
-  mul(other: Tensor | number): Tensor;
-  div(other: Tensor | number): Tensor;
-  pow(other: Tensor | number): Tensor;
+  /** The result's dtype is PyTorch's promotion of the operands' (Operand); div of integers is float32. */
+  add(other: Operand): Tensor;
+  sub(other: Operand): Tensor;
+  mul(other: Operand): Tensor;
+  div(other: Operand): Tensor;
+  pow(other: Operand): Tensor;
+  // logical on bool tensors, bitwise on int64 ones (PyTorch's & | ^ ~)
+  bitwiseAnd(other: Operand): Tensor;
+  bitwiseOr(other: Operand): Tensor;
+  bitwiseXor(other: Operand): Tensor;
+  bitwiseNot(): Tensor;
   exp(): Tensor;
   neg(): Tensor;
   /** 1 / t (PyTorch computes `n / t` as t.reciprocal() * n). */
   reciprocal(): Tensor;
   /** n - t, like Python's `n - t` on a tensor. */
-  rsub(n: number): Tensor;
+  rsub(n: number | bigint | boolean | Scalar): Tensor;
   maskedFill(mask: Tensor, value: number): Tensor;
 
-  // comparisons: bool tensors, never requiring grad (a number operand is rounded to float32 first)
-  eq(other: Tensor | number): Tensor;
-  ne(other: Tensor | number): Tensor;
-  lt(other: Tensor | number): Tensor;
-  le(other: Tensor | number): Tensor;
-  gt(other: Tensor | number): Tensor;
-  ge(other: Tensor | number): Tensor;
+  // comparisons: bool tensors, never requiring grad (both sides compared in their promoted dtype)
+  eq(other: Operand): Tensor;
+  ne(other: Operand): Tensor;
+  lt(other: Operand): Tensor;
+  le(other: Operand): Tensor;
+  gt(other: Operand): Tensor;
+  ge(other: Operand): Tensor;
 
   // in place: each returns this tensor (a module parameter's storage is the module's: its next forward uses it)
   maskedFill_(mask: Tensor, value: number): this;
-  add_(other: Tensor | number): this;
+  add_(other: Operand): this;
   zero_(): this;
   fill_(value: number): this;
   /** t[mask] = value, the value broadcast to the selected rows. */
@@ -241,7 +291,7 @@ declare class Tensor implements Iterable<Tensor> {
   /** Fills with draws from the default generator: `torch.randn`'s stream as `mean + std * z`, bit for bit. */
   normal_(mean?: number, std?: number): this;
   /** `t.set(i, v)` is `t[i] = v`; `t.set([i, j], v)` is `t[i, j] = v`. */
-  set(index: number | readonly number[], value: number | boolean | Tensor): this;
+  set(index: number | readonly number[], value: number | bigint | boolean | Tensor): this;
 }
 export type { Tensor };
 
@@ -392,9 +442,9 @@ export interface OpArgument {
   readonly name: string;
   /** A Tensor; a non-empty array of them; an integer; integers given as separate arguments or one array; a
    * number; a number other than NaN; anything, as a boolean; a Tensor or a number; an integer or an array of
-   * them; a string. */
+   * them; a string; a number, BigInt or boolean (a Python float, int or bool); a dtype's name. */
   readonly kind: 'tensor' | 'tensors' | 'int' | 'sizes' | 'number' | 'probability' | 'bool' | 'operand' | 'dims'
-    | 'string';
+    | 'string' | 'scalar' | 'dtype';
   /** How messages name it, when not by its name ('the operand'). */
   readonly says?: string;
   /** Its value when it is left out. */
@@ -419,8 +469,11 @@ export interface OpEntry {
   readonly fixed?: readonly number[];
   /** An Embind enum's value passed after the arguments: [enum, value name]. */
   readonly enum?: readonly [string, string];
-  /** A tensor (the default), an array of them, a plain value, or the input itself, changed in place. */
-  readonly returns?: 'tensor' | 'tensors' | 'value' | 'self';
+  /** A tensor (the default), an array of them, a plain value, the input itself (changed in place), or
+   * { values, indices } (unless the `absent` export ran). */
+  readonly returns?: 'tensor' | 'tensors' | 'value' | 'self' | 'pair';
+  /** True when a last { dtype } argument chooses the result's dtype. */
+  readonly dtype?: boolean;
   /** True for a Tensor property rather than a method (t.T). */
   readonly getter?: boolean;
   /** True when the result always shares its input's storage. */
@@ -449,13 +502,27 @@ export interface Torch {
   rngDraws(): number;
 
   // creation
-  /** From nested arrays of numbers (float32) or booleans (bool); a tensor argument is cloned. */
-  tensor(data: NestedData | Tensor): Tensor;
+  /** From nested arrays of numbers (float32), BigInts (int64) or booleans (bool), or of the dtype given; a
+   * tensor argument is cloned. */
+  tensor(data: NestedData | Tensor, options?: DTypeOptions): Tensor;
   rand(...shape: ShapeArgs): Tensor;
   randn(...shape: ShapeArgs): Tensor;
-  ones(...shape: ShapeArgs): Tensor;
-  zeros(...shape: ShapeArgs): Tensor;
-  empty(...shape: ShapeArgs): Tensor;
+  ones(...args: ShapeAndDType): Tensor;
+  zeros(...args: ShapeAndDType): Tensor;
+  empty(...args: ShapeAndDType): Tensor;
+  /** torch.full: its dtype follows the value's kind (number float32, BigInt int64, boolean bool) unless given. */
+  full(shape: readonly number[], value: number | bigint | boolean, options?: DTypeOptions): Tensor;
+  /** torch.arange(end) or (start, end, step = 1): int64 when every argument is a BigInt, else float32 unless
+   * given; ceil((end - start) / step) values, PyTorch's bits. */
+  arange(end: number | bigint, options?: DTypeOptions): Tensor;
+  arange(start: number | bigint, end: number | bigint, step?: number | bigint, options?: DTypeOptions): Tensor;
+  /** torch.linspace: `steps` values from start to end with PyTorch's bits (float32 unless given). */
+  linspace(start: number | bigint, end: number | bigint, steps: number, options?: DTypeOptions): Tensor;
+  /** torch.eye(n, m = n). */
+  eye(n: number, options?: DTypeOptions): Tensor;
+  eye(n: number, m: number, options?: DTypeOptions): Tensor;
+  /** A number standing for a Python float, int or bool where it is an operand. */
+  scalar(value: number | bigint | boolean, kind: ScalarKind): Scalar;
   stack(tensors: readonly Tensor[], dim?: number): Tensor;
   cat(tensors: readonly Tensor[], dim?: number): Tensor;
 
@@ -476,8 +543,12 @@ export interface Torch {
   mean(input: Tensor, dim?: number | readonly number[] | null, keepdim?: boolean): Tensor;
   var(input: Tensor, dim?: number | readonly number[], correction?: number, keepdim?: boolean): Tensor;
   std(input: Tensor, dim?: number | readonly number[], correction?: number, keepdim?: boolean): Tensor;
+  argmax(input: Tensor, dim?: number | null, keepdim?: boolean): Tensor;
+  argmin(input: Tensor, dim?: number | null, keepdim?: boolean): Tensor;
   max(input: Tensor): Tensor;
+  max(input: Tensor, dim: number, keepdim?: boolean): ValuesIndices;
   min(input: Tensor): Tensor;
+  min(input: Tensor, dim: number, keepdim?: boolean): ValuesIndices;
   amax(input: Tensor, dim?: number | readonly number[], keepdim?: boolean): Tensor;
   amin(input: Tensor, dim?: number | readonly number[], keepdim?: boolean): Tensor;
   prod(input: Tensor, dim?: number | null, keepdim?: boolean): Tensor;

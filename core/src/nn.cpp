@@ -148,6 +148,9 @@ namespace {
 // running sum of the product first, the bias added after it, torch-numerics §3), or with each term fused
 // (`fused`: gemm_fused, the fast path's projections where the CPU has FMA).
 Tensor linear_rows(const Tensor& x, const Tensor& w, const Tensor* bias, bool fused) {
+    check_float_storage(x, "linear");
+    check_float_storage(w, "linear");
+    if (bias) check_float_storage(*bias, "linear");
     if (w.dim() != 2)
         throw Error("linear: weight must be 2-D [out_features, in_features], got shape " + shape_str(w.shape()));
     const int64_t out_features = w.size(0), in_features = w.size(1);

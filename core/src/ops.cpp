@@ -269,9 +269,6 @@ const char* binary_grad_fn(kernels::Binary op) {
 
 // ---- type promotion
 
-// bool < integer < floating: a lower-ranked operand (0-d tensor, number) only counts when its category is higher.
-int category(DType d) { return d == DType::Bool ? 0 : d == DType::Int64 ? 1 : 2; }
-
 DType scalar_dtype(ScalarKind kind) {
     return kind == ScalarKind::Bool ? DType::Bool : kind == ScalarKind::Int ? DType::Int64 : DType::Float32;
 }
@@ -633,6 +630,8 @@ static std::string matmul_mismatch(const Tensor& a, const Tensor& b, const Shape
 }
 
 Tensor dot(const Tensor& a, const Tensor& b) {
+    check_float_storage(a, "dot");
+    check_float_storage(b, "dot");
     if (a.dim() != 1 || b.dim() != 1)
         throw Error("1D tensors expected, but got " + std::to_string(a.dim()) + "D and " + std::to_string(b.dim()) +
                     "D tensors");
@@ -645,6 +644,8 @@ Tensor dot(const Tensor& a, const Tensor& b) {
 }
 
 Tensor matmul(const Tensor& a, const Tensor& b) {
+    check_float_storage(a, "matmul");
+    check_float_storage(b, "matmul");
     if (a.dim() == 0 || b.dim() == 0)
         throw Error("both arguments to matmul need to be at least 1D, but they are " + std::to_string(a.dim()) +
                     "D and " + std::to_string(b.dim()) + "D");
@@ -710,6 +711,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 static Tensor triangle(const Tensor& t, int64_t diagonal, bool upper, const char* op, const char* grad_fn) {
     if (t.dim() < 2)
         throw Error(std::string(op) + ": expected a tensor with at least 2 dims, got shape " + shape_str(t.shape()));
+    check_float_storage(t, op);
     std::vector<float> v = t.to_vector();
     const int64_t rows = t.size(-2), cols = t.size(-1), mats = rows * cols == 0 ? 0 : t.numel() / (rows * cols);
     for (int64_t m = 0; m < mats; ++m)
@@ -771,12 +773,14 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
     Shape shape = tensors[0].shape();
     shape[static_cast<size_t>(d)] = 0;
     bool any_grad = false;
+    DType dtype = tensors[0].dtype();  // the tensors' promoted dtype, as PyTorch's cat
     for (const Tensor& t : tensors) {
         shape[static_cast<size_t>(d)] += t.size(d);
         any_grad = any_grad || t.requires_grad();
+        dtype = promote_types(dtype, t.dtype());
     }
     check_shape(shape, "cat");
-    Tensor out = Tensor::empty(shape);
+    Tensor out = Tensor::empty(shape, dtype);
     int64_t start = 0;
     for (const Tensor& t : tensors) {
         out.slice(d, start, start + t.size(d)).copy_(t);
@@ -819,6 +823,8 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
     };
     check(rtol, "rtol");
     check(atol, "atol");
+    check_float_storage(a, "allclose");
+    check_float_storage(b, "allclose");
     const Shape shape = broadcast_shapes(a.shape(), b.shape(), "allclose");
     const std::vector<float> va = values_as(a, shape), vb = values_as(b, shape);
     const bool equality_only = rtol == 0 && atol == 0;  // as PyTorch: no tolerance, no arithmetic

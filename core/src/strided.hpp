@@ -15,11 +15,11 @@ class TensorAccess {
 public:
     // The float storage of a float32 or bool tensor (an int64/float64 one is refused).
     static const float* base(const Tensor& t) {
-        check_float_storage(t, "base");
+        check_float_storage(t, "this operation");
         return t.storage_->data();
     }
     static float* base_mut(Tensor& t) {
-        check_float_storage(t, "base");
+        check_float_storage(t, "this operation");
         return t.storage_->data();
     }
     // The raw storage of any tensor (wide ones: two floats per element; detail::load_wide reads them).

@@ -23,7 +23,7 @@ const char* dtype_name(DType dtype) {
 void check_float_storage(const Tensor& t, const char* op) {
     if (!is_wide(t.dtype())) return;
     throw Error(std::string(op) + ": expected a float32 or bool tensor, got " + dtype_name(t.dtype()) +
-                " (convert it with .float())");
+                " (this operation has no " + dtype_name(t.dtype()) + " version here; convert with .float())");
 }
 
 // An integral double as Python prints an int ("10000000000000000"), or "inf".
@@ -230,7 +230,7 @@ void Tensor::for_each_offset(F&& f) const {
 // ---------------------------------------------------------------- element access
 
 std::vector<float> Tensor::to_vector() const {
-    check_float_storage(*this, "to_vector");
+    check_float_storage(*this, "this operation");
     std::vector<float> out;
     out.reserve(static_cast<size_t>(numel()));
     const float* base = storage_->data();
@@ -274,13 +274,13 @@ float Tensor::at(const std::vector<int64_t>& index) const {
 }
 
 const float* Tensor::data() const {
-    check_float_storage(*this, "data");
+    check_float_storage(*this, "this operation");
     if (!is_contiguous()) throw Error("data: the tensor is not contiguous; call contiguous() first");
     return storage_->data() + offset_;
 }
 
 float* Tensor::data() {
-    check_float_storage(*this, "data");
+    check_float_storage(*this, "this operation");
     if (!is_contiguous()) throw Error("data: the tensor is not contiguous; call contiguous() first");
     return storage_->data() + offset_;
 }

@@ -54,6 +54,14 @@ BINARY = {
 }
 
 
+def typed(value):
+    """Python values with their kinds, for readers whose JSON numbers lose int versus float (JavaScript)."""
+    if isinstance(value, (list, tuple)):
+        return [typed(v) for v in value]
+    kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "float"
+    return {kind: value}
+
+
 def hexes(t):
     return [float(v).hex() for v in t.reshape(-1).tolist()]
 
@@ -75,7 +83,7 @@ def creation_cases():
         dtype = kwargs.pop("dtype", None)
         call = getattr(torch, fn)
         extra = {"dtype": DTYPES[dtype]} if dtype else {}
-        cases.append({"fn": fn, "args": list(args), "kwargs": kwargs, "dtype": dtype,
+        cases.append({"fn": fn, "args": list(args), "typed_args": typed(list(args)), "kwargs": kwargs, "dtype": dtype,
                       "result": result(lambda: call(*args, **kwargs, **extra))})
 
     for args in [(5,), (0,), (1, 7, 2), (0, 1, 0.1), (1, 2.5, 0.5), (-3, 3, 1.5), (10, 0, -3), (0, 5.5),
@@ -116,10 +124,12 @@ def tensor_cases():
     data = [[1, 2, 3], [[1, 2], [3, 4]], [1, 2.5], [True, False], [True, 2], [], 5, 2.5, True, [[True]],
             [1, -20, 300], [[1, 2], [3, 40]], [[0.5, 1], [2, 3]], [-7], [1.0, 2.0], [1e-5, 1.0], [1e10, 1],
             [10 ** 15, -3]]
-    cases = [{"data": d, "dtype": None, "result": result(lambda d=d: torch.tensor(d))} for d in data]
+    cases = [{"data": d, "typed_data": typed(d), "dtype": None, "result": result(lambda d=d: torch.tensor(d))}
+             for d in data]
     for d, dtype in [([1, 2], "float64"), ([1.5, -2.5], "int64"), ([0, 3], "bool"), ([0.1, 0.2], "float64"),
                      ([[1e-5, 1.0]], "float64"), ([1, 2], "float32"), (3, "float64")]:
-        cases.append({"data": d, "dtype": dtype, "result": result(lambda: torch.tensor(d, dtype=DTYPES[dtype]))})
+        cases.append({"data": d, "typed_data": typed(d), "dtype": dtype,
+                      "result": result(lambda: torch.tensor(d, dtype=DTYPES[dtype]))})
     return cases
 
 

@@ -43,7 +43,7 @@ for (const [flavour, torch] of await loadBuilds()) {
     });
     misuse('tensor: a string element', {
       run: () => torch.tensor([[1, 2], [3, 'a']]),
-      message: /^tensor: element \[1\]\[1\] must be a number or a boolean, got 'a'$/,
+      message: /^tensor: element \[1\]\[1\] must be a number, a BigInt or a boolean, got 'a'$/,
     });
     misuse('tensor: numbers mixed with booleans', {
       run: () => torch.tensor([true, 1]),

@@ -6,6 +6,7 @@ import type {
   Backend,
   CausalAttention,
   DType,
+  DTypeOptions,
   Dropout,
   Flavour,
   Linear,
@@ -18,15 +19,19 @@ import type {
   NestedData,
   OpArgument,
   OpEntry,
+  Operand,
   PrintOptions,
   QKVParameters,
   RngProfile,
+  Scalar,
+  ScalarKind,
   SelfAttention_v1,
   SelfAttention_v2,
   ShapeArgs,
   Tensor,
   TensorData,
   Torch,
+  ValuesIndices,
 } from '../../wasm/index.js';
 // The package's "exports" map leads to the same declarations.
 import type { Torch as PackageTorch } from 'attention-lab';
@@ -44,7 +49,7 @@ assertTrue<Equals<Parameters<typeof loadAttention>, [options?: LoadOptions]>>();
 assertTrue<Equals<NonNullable<LoadOptions['flavour']>, Flavour>>();
 assertTrue<Equals<Flavour, 'simd' | 'scalar'>>();
 assertTrue<Equals<Backend, 'wasm-simd128' | 'wasm-scalar'>>();
-assertTrue<Equals<DType, 'float32' | 'bool'>>();
+assertTrue<Equals<DType, 'float32' | 'bool' | 'int64' | 'float64'>>();
 assertTrue<Equals<RngProfile, 'default' | 'mkl'>>();
 assertTrue<Equals<ReturnType<Torch['initialSeed']>, bigint>>();
 assertTrue<Equals<ReturnType<Torch['memoryUsage']>, MemoryUsage>>();
@@ -105,9 +110,29 @@ async function main(flavour?: Flavour): Promise<string[]> {
   const dtype: DType = inputs.dtype;
   const ndim: number = inputs.ndim;
   const numel: number = inputs.numel();
+
+  // dtypes: a BigInt is a Python int, a number a Python float, a boolean a Python bool
+  const ids: Tensor = torch.arange(6n);
+  const ints: Tensor = torch.tensor([[1n, 2n], [3n, 4n]]);
+  const doubles: Tensor = torch.tensor([0.1, 0.2], { dtype: 'float64' });
+  const int64Options: DTypeOptions = { dtype: 'int64' };
+  const counts: Tensor = torch.zeros(2, 3, int64Options);
+  const grid: Tensor[] = [torch.ones([2, 2], { dtype: 'bool' }), torch.empty(0, { dtype: 'float64' }),
+    torch.full([2], 7n), torch.arange(0, 1, 0.25), torch.linspace(0, 1, 5, { dtype: 'float64' }),
+    torch.eye(2), torch.eye(2, 3, { dtype: 'int64' })];
+  const half: Scalar = torch.scalar(2, 'int');
+  const operand: Operand = half;
+  const sums: Tensor[] = [ids.add(operand), ids.div(2n), ids.mul(0.5), ints.long(), ints.double(), doubles.to('float32'),
+    ids.argmax(), ids.argmin(0, true), ids.max(), torch.argmax(ints, 1), torch.min(ints), flags.bitwiseAnd(true),
+    flags.bitwiseOr(flags), ids.bitwiseXor(3n), flags.bitwiseNot(), ids.rsub(10n)];
+  const best: ValuesIndices = ints.max(1, true);
+  const worst: ValuesIndices = torch.min(ints, 0);
+  const indices: Float32Array | Float64Array = best.indices.data;
+  const kind: ScalarKind = half.kind;
+  void [counts, grid, sums, worst, indices, kind];
   const allSizes: number[] = inputs.size();
   const rows: number = inputs.size(0);
-  const values: Float32Array = inputs.data;
+  const values: Float32Array | Float64Array = inputs.data;
   const nested: TensorData = inputs.toArray();
   const requiresGrad: boolean = inputs.requiresGrad;
   const gradFn: string | null = inputs.gradFn;
@@ -294,6 +319,8 @@ export async function refused(
   torch.backend = 'wasm-scalar';
   // @ts-expect-error: strings are not tensor data
   torch.tensor(['a']);
+  // @ts-expect-error: no int32 dtype
+  torch.zeros(2, { dtype: 'int32' });
   // @ts-expect-error: modules take numbers
   new torch.MultiHeadAttention(3, 2, 6, '0.1', 2);
 }

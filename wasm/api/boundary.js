@@ -5,7 +5,8 @@ import { AttentionError, describe } from './checks.js';
 
 /**
  * A tensor's values and view, owned by JavaScript: views share `storage` (a Float32Array), and nothing in
- * the wasm heap outlives the call that used it, so nothing needs to be freed.
+ * the wasm heap outlives the call that used it, so nothing needs to be freed. An int64 or float64 tensor's
+ * storage holds each element as a float64 in two of its floats (`wideValues` reads them).
  */
 export class TensorData {
   constructor(storage, shape, strides, offset, dtype, requiresGrad, gradFn, isParameter) {
@@ -18,6 +19,16 @@ export class TensorData {
     this.gradFn = gradFn;
     this.isParameter = isParameter;
   }
+}
+
+/** The dtypes whose storage holds a float64 per element, two floats each. */
+export const isWide = (dtype) => dtype === 'int64' || dtype === 'float64';
+
+/** The elements of a storage as numbers: the Float32Array itself, or a Float64Array over its bytes. */
+export function elementsOf(storage, dtype) {
+  if (!isWide(dtype)) return storage;
+  // A storage copied out of the heap starts its own buffer, so it is 8-byte aligned.
+  return new Float64Array(storage.buffer, storage.byteOffset, storage.length / 2);
 }
 
 /** A shape or an index as one argument: integers, written to the heap as float64 (convert.hpp's SizeList). */
@@ -41,6 +52,12 @@ const GRAD_FN_BYTES = 32; // TensorRecord::grad_fn, NUL included
 
 export function makeCore(wasm) {
   const L = wasm.recordLayout(); // TensorRecord's field offsets (convert.hpp)
+  const dtypeCode = new Map(), dtypeName = new Map(); // attn::DType's values, as bindings.cpp registers them
+  for (const [name, value] of Object.entries(wasm.DType)) {
+    if (name === 'values') continue;
+    dtypeCode.set(name, value.value);
+    dtypeName.set(value.value, name);
+  }
   const outOfMemory = (op) => new AttentionError(`${op}: out of memory: the WebAssembly heap cannot grow further`);
 
   let arena = wasm._malloc(ARENA_BYTES);
@@ -85,7 +102,7 @@ export function makeCore(wasm) {
     i32[(at + L.length) >> 2] = t.storage.length;
     i32[(at + L.rank) >> 2] = rank;
     i32[(at + L.offset) >> 2] = t.offset;
-    i32[(at + L.isBool) >> 2] = t.dtype === 'bool' ? 1 : 0;
+    i32[(at + L.dtype) >> 2] = dtypeCode.get(t.dtype);
     i32[(at + L.requiresGrad) >> 2] = t.requiresGrad ? 1 : 0;
     i32[(at + L.isParameter) >> 2] = t.isParameter ? 1 : 0;
     i32[(at + L.shared) >> 2] = -1;
@@ -185,7 +202,7 @@ export function makeCore(wasm) {
     for (let i = address + L.gradFn; u8[i] !== 0; i++) gradFn += String.fromCharCode(u8[i]);
     return new TensorData(
       shared >= 0 ? args[shared].storage : values(address),
-      shape, strides, i32[(address + L.offset) >> 2], i32[(address + L.isBool) >> 2] ? 'bool' : 'float32',
+      shape, strides, i32[(address + L.offset) >> 2], dtypeName.get(i32[(address + L.dtype) >> 2]),
       i32[(address + L.requiresGrad) >> 2] === 1, gradFn, i32[(address + L.isParameter) >> 2] === 1,
     );
   }
@@ -203,7 +220,7 @@ export function makeCore(wasm) {
     call: (op, ...args) => call(op, args),
     /** The export's tensor result. */
     tensor: (op, ...args) => readTensor(call(op, args), args),
-    /** The export's array of tensor results (unbind, split, chunk). */
+    /** The export's array of tensor results (unbind, split, chunk; max/min along a dim: values, indices). */
     tensors: (op, ...args) => Array.from(call(op, args), (address) => readTensor(address, args)),
     /** A method of a module's Embind handle, and its tensor result. */
     method: (handle, op, ...args) => call(op, args, (w) => handle[op](...w), handle),

@@ -10,16 +10,22 @@
 //               tensor    a Tensor                       tensors      a non-empty array of Tensors
 //               int       an integer (dim, index, ...)   sizes        integers, as separate arguments or one array
 //               number    a number                       probability  a number other than NaN
-//               bool      anything, as true or false     operand      a Tensor, or a number: then the export
-//                                                                     named with 'Number' (before a final _)
-//               dims      an integer or an array of them string       a string (einsum's equation)
+//               bool      anything, as true or false     operand      a Tensor, or a number (as `scalar`): then
+//               dims      an integer or an array of them              the export named with 'Number' (before
+//               string    a string (einsum's equation)                a final _)
+//               dtype     a dtype's name ('int64')       scalar       a number (a Python float), a BigInt (an
+//                                                                     int) or a boolean (a bool): its kind
+//                                                                     decides the result's dtype, as PyTorch's
+//                                                                     promotion does
 //             and may have a default (used when it is left out), or `absent`: the export to call with the
 //             arguments before it when it is left out (undefined or null). `says` is how messages name it
 //             (by default its name). Named arguments come last, in one object ({ rtol, atol }).
 //   core      the export of bindings.cpp that computes it (by default its name); `fixed`: values passed right
 //             after the input; `enum`: [Embind enum, value name] passed after the arguments
-//   returns   'tensor' (the default), 'tensors' (an array of them), 'value' (a number, boolean or string) or
-//             'self' (in place: the input, whose values the core changed)
+//   returns   'tensor' (the default), 'tensors' (an array of them), 'value' (a number, boolean or string),
+//             'self' (in place: the input, whose values the core changed) or 'pair' ({ values, indices },
+//             unless the `absent` export ran)
+//   dtype     true when a last { dtype } argument chooses the result's dtype (passed after the arguments)
 //   getter    true for a Tensor property rather than a method (t.T)
 //   view      true when the result always shares its input's storage
 //   notebook  what the notebook's torch makes of it: a Tensor 'method' and/or a torch 'function', under
@@ -28,7 +34,7 @@
 const arg = (kind) => (name, options = {}) => Object.freeze({ name, kind, ...options });
 const tensor = arg('tensor'), tensors = arg('tensors'), int = arg('int'), sizes = arg('sizes'),
   number = arg('number'), probability = arg('probability'), bool = arg('bool'), operand = arg('operand'),
-  dims = arg('dims'), string = arg('string');
+  dims = arg('dims'), string = arg('string'), scalar = arg('scalar'), dtype = arg('dtype');
 const input = tensor('input');
 
 const METHOD = ['tensor'], FUNCTION = ['torch'], BOTH = ['tensor', 'torch'];
@@ -44,7 +50,8 @@ const comparison = (name) => op(name, METHOD, { args: [input, other], core: 'com
 
 export const OPS = Object.freeze([
   // ---- creation
-  ...['rand', 'randn', 'ones', 'zeros', 'empty'].map((name) => op(name, FUNCTION, { args: [sizes('size')] })),
+  ...['rand', 'randn'].map((name) => op(name, FUNCTION, { args: [sizes('size')] })),
+  ...['ones', 'zeros', 'empty'].map((name) => op(name, FUNCTION, { args: [sizes('size')], dtype: true })),
   op('stack', FUNCTION, { args: [tensors('tensors'), int('dim', { default: 0 })] }),
   op('cat', FUNCTION, { args: [tensors('tensors'), int('dim', { default: 0 })] }),
 
@@ -53,6 +60,9 @@ export const OPS = Object.freeze([
   op('toString', METHOD, { core: 'tensorToString', returns: 'value' }),
   op('bool', METHOD, { core: 'toBool', notebook: ['method'] }),
   op('float', METHOD, { core: 'toFloat', notebook: ['method'] }),
+  op('long', METHOD, { core: 'to', enum: ['DType', 'int64'] }),
+  op('double', METHOD, { core: 'to', enum: ['DType', 'float64'] }),
+  op('to', METHOD, { args: [input, dtype('dtype')] }),
 
   // ---- views and copies
   op('at', METHOD, { args: [input, int('index')], core: 'select', fixed: [0], view: true }),
@@ -110,8 +120,6 @@ export const OPS = Object.freeze([
   op('std', BOTH, {
     args: [input, dims('dim', { default: [] }), number('correction', { default: 1 }), bool('keepdim', { default: false })],
   }),
-  op('max', BOTH, { notebook: [] }), // the largest value; max(dim)'s indices are not in the core
-  op('min', BOTH, { notebook: [] }),
   op('amax', BOTH, { args: [input, dims('dim', { default: [] }), bool('keepdim', { default: false })], notebook: ['method', 'function'] }),
   op('amin', BOTH, { args: [input, dims('dim', { default: [] }), bool('keepdim', { default: false })], notebook: ['method', 'function'] }),
   op('prod', BOTH, {
@@ -144,12 +152,20 @@ export const OPS = Object.freeze([
   binary('mul'),
   binary('div'),
   binary('pow'),
+  op('argmax', BOTH, { args: [input, int('dim', { absent: 'argmaxAll' }), bool('keepdim', { default: false })] }),
+  op('argmin', BOTH, { args: [input, int('dim', { absent: 'argminAll' }), bool('keepdim', { default: false })] }),
+  op('max', BOTH, {
+    args: [input, int('dim', { absent: 'maxAll' }), bool('keepdim', { default: false })], returns: 'pair',
+  }),
+  op('min', BOTH, {
+    args: [input, int('dim', { absent: 'minAll' }), bool('keepdim', { default: false })], returns: 'pair',
+  }),
   op('exp', BOTH, { notebook: ['method', 'function'] }),
   op('neg', BOTH, { notebook: ['method', 'function'] }),
   // 1 / t: PyTorch computes `n / t` as t.reciprocal() * n
   op('reciprocal', METHOD, { notebook: ['method', 'function'] }),
   // n - t (Python's `n - t`)
-  op('rsub', METHOD, { args: [input, number('other', { says: 'the operand' })], core: 'rsubNumber' }),
+  op('rsub', METHOD, { args: [input, scalar('other', { says: 'the operand' })], core: 'rsubNumber' }),
   // nn.functional.linear: x @ weight.T + bias with nn.Linear's bits and grad_fn
   op('linear', FUNCTION, { args: [input, tensor('weight'), tensor('bias', { absent: 'linearNoBias' })] }),
   // nn.functional.dropout: nn.Dropout's masks (under the current RNG profile) without a module
@@ -162,6 +178,11 @@ export const OPS = Object.freeze([
 
   // ---- comparisons: bool tensors
   ...['eq', 'ne', 'lt', 'le', 'gt', 'ge'].map(comparison),
+
+  // ---- logical (bool) and bitwise (int64): PyTorch's & | ^ ~
+  ...['and', 'or', 'xor'].map((name) => op(`bitwise${name[0].toUpperCase()}${name.slice(1)}`, METHOD,
+    { args: [input, other], core: 'bitwise', enum: ['Bitwise', name] })),
+  op('bitwiseNot', METHOD),
 
   // ---- masks
   op('triu', FUNCTION, { args: [input, int('diagonal', { default: 0 })], notebook: ['method', 'function'] }),

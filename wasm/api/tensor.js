@@ -1,13 +1,15 @@
 // Tensors: JavaScript objects over a TensorData (values in a Float32Array shared by views). The methods that
 // call the core are made from the op table (ops.js): each checks what only JavaScript can get wrong (types,
 // arity) and asks the core for the rest.
-import { Sizes, TensorData, TensorList } from './boundary.js';
-import { AttentionError, describe, integer, number, probability, shapeArgs } from './checks.js';
+import { Sizes, TensorData, TensorList, elementsOf } from './boundary.js';
+import { AttentionError, choice, describe, enumNames, integer, number, probability, shapeArgs } from './checks.js';
 import { OPS } from './ops.js';
 
-// Nested arrays of numbers (or booleans) -> shape + row-major values, refusing ragged input. Arrays nested
-// deeper than `maxDims` (the core's limit) are not walked: their shape alone is given, for the core to refuse
-// with its message (walking them would only overflow the stack).
+// Nested arrays of numbers, BigInts or booleans -> shape + row-major values + dtype, refusing ragged input.
+// The dtype is PyTorch's for the Python values these stand for: a JavaScript number is a float (float32), a
+// BigInt an int (int64, unless numbers are there too), a boolean a bool. Arrays nested deeper than `maxDims`
+// (the core's limit) are not walked: their shape alone is given, for the core to refuse with its message
+// (walking them would only overflow the stack).
 export function flattenNested(data, maxDims) {
   const shape = [];
   const seen = new Set();
@@ -18,15 +20,17 @@ export function flattenNested(data, maxDims) {
   }
   if (shape.length > maxDims) return { shape, values: [], dtype: 'float32' };
   const values = [];
-  let kind = null;
+  const kinds = new Set();
   const walk = (node, depth, path) => {
     if (depth === shape.length) {
       const k = typeof node;
-      if (k !== 'number' && k !== 'boolean') {
-        throw new AttentionError(`tensor: element ${path} must be a number or a boolean, got ${describe(node)}`);
+      if (k !== 'number' && k !== 'boolean' && k !== 'bigint') {
+        throw new AttentionError(`tensor: element ${path} must be a number, a BigInt or a boolean, got ${describe(node)}`);
       }
-      if (kind !== null && kind !== k) throw new AttentionError('tensor: numbers and booleans cannot be mixed');
-      kind = k;
+      kinds.add(k);
+      if (kinds.has('number') && kinds.has('boolean')) {
+        throw new AttentionError('tensor: numbers and booleans cannot be mixed');
+      }
       values.push(Number(node));
       return;
     }
@@ -39,13 +43,27 @@ export function flattenNested(data, maxDims) {
     node.forEach((child, i) => walk(child, depth + 1, `${path}[${i}]`));
   };
   walk(data, 0, '');
-  return { shape, values, dtype: kind === 'boolean' ? 'bool' : 'float32' };
+  const dtype = kinds.has('number') ? 'float32' : kinds.has('bigint') ? 'int64' : kinds.has('boolean') ? 'bool' : 'float32';
+  return { shape, values, dtype };
+}
+
+/**
+ * A number with the Python kind it stands for ('float', 'int' or 'bool'), as torch.scalar(value, kind) makes
+ * it: for callers whose numbers have lost that kind (Python's 2 and 2.0 both arrive as the Number 2).
+ */
+export class Scalar {
+  constructor(value, kind) {
+    this.value = value;
+    this.kind = kind;
+    Object.freeze(this);
+  }
 }
 
 // ------------------------------------------------------------ tensors
 
 // The values of a tensor's view in row-major order, read from its JS storage (no call into wasm).
-function rowMajor({ storage, shape, strides, offset }) {
+function rowMajor({ storage: raw, shape, strides, offset, dtype }) {
+  const storage = elementsOf(raw, dtype);
   const rank = shape.length;
   let n = 1;
   for (const s of shape) n *= s;
@@ -55,7 +73,7 @@ function rowMajor({ storage, shape, strides, offset }) {
     if (shape[d] !== 1 && strides[d] !== expected) contiguous = false;
   }
   if (contiguous || n === 0) return storage.slice(offset, offset + n);
-  const out = new Float32Array(n);
+  const out = new storage.constructor(n);
   const index = new Array(rank).fill(0);
   const last = rank - 1, inner = shape[last], step = strides[last];
   for (let i = 0, at = offset; ; ) {
@@ -87,7 +105,7 @@ export function defineTensor(core, wasm) {
       return core.tensor('fromValues', new Sizes(shape), new Float32Array(values), wasm.DType.float32);
     }
     if (args.every((a) => typeof a === 'number' || typeof a === 'bigint')) {
-      return core.tensor('zeros', new Sizes(shapeArgs(op, args.length > 0 ? args : [0])));
+      return core.tensor('zeros', new Sizes(shapeArgs(op, args.length > 0 ? args : [0])), wasm.DType.float32);
     }
     throw new AttentionError(`${op}: expected sizes (new torch.Tensor(2, 3)) or nested arrays of numbers ` +
       `(new torch.Tensor([[1, 2]])), got ${args.map(describe).join(', ')}; torch.tensor(data), torch.zeros(...) ` +
@@ -131,7 +149,7 @@ export function defineTensor(core, wasm) {
       return true;
     }
 
-    /** Row-major copy of the values. */
+    /** Row-major copy of the values: a Float32Array, or a Float64Array for int64 and float64 tensors. */
     get data() { return rowMajor(this._tensorData); }
     toArray() {
       const flat = rowMajor(this._tensorData);
@@ -181,7 +199,7 @@ export function defineTensor(core, wasm) {
       const list = Array.isArray(index) ? index : [index];
       const idx = new Sizes(list.map((i, k) => integer('set', `index at position ${k}`, i)));
       if (value instanceof Tensor) core.inPlace('setTensor', dataOf('set', this), idx, checked('set', VALUE, value));
-      else if (typeof value === 'number' || typeof value === 'boolean') {
+      else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
         core.inPlace('setNumber', dataOf('set', this), idx, Number(value));
       }
       else throw new AttentionError(`set: the value must be a number or a tensor, got ${describe(value)}`);
@@ -212,13 +230,26 @@ export function defineTensor(core, wasm) {
       case 'string':
         if (typeof value === 'string') return value;
         throw new AttentionError(`${op}: ${says} must be a string, got ${describe(value)}`);
+      case 'dtype': return choice(op, says, dtypes.byName, value);
+      case 'scalar':
+        if (isScalar(value)) return scalarOf(value);
+        throw new AttentionError(`${op}: ${says} must be a number, a BigInt or a boolean, got ${describe(value)}`);
       case 'operand':
         if (value instanceof Tensor) return checked(op, { kind: 'tensor', name, says }, value);
-        if (typeof value === 'number') return value;
+        if (isScalar(value)) return scalarOf(value);
         throw new AttentionError(`${op}: ${says} must be a tensor or a number, got ${describe(value)}`);
       default: throw new Error(`ops.js: unknown kind '${kind}'`);
     }
   }
+
+  const isOptions = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Tensor);
+  // A Python number as the core takes it: its kind decides the result's dtype (PyTorch's type promotion).
+  const isScalar = (v) => typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || v instanceof Scalar;
+  const scalarKinds = { number: 'float', bigint: 'int', boolean: 'bool' };
+  const scalarOf = (v) => (v instanceof Scalar
+    ? { value: Number(v.value), kind: wasm.ScalarKind[v.kind] }
+    : { value: Number(v), kind: wasm.ScalarKind[scalarKinds[typeof v]] });
+  const dtypes = enumNames(wasm.DType);
 
   /** The function that runs one entry of ops.js on its arguments (the input first): checks, then the core. */
   function runner(entry) {
@@ -228,6 +259,13 @@ export function defineTensor(core, wasm) {
     return (given) => {
       let exported = entry.core ?? name;
       const wired = [];
+      // Creation functions take { dtype } after their sizes.
+      let dtype = wasm.DType.float32;
+      if (entry.dtype && given.length > 0 && isOptions(given[given.length - 1])) {
+        const options = given[given.length - 1];
+        given = given.slice(0, -1);
+        if (options.dtype !== undefined) dtype = checked(name, { kind: 'dtype', says: 'dtype' }, options.dtype);
+      }
       for (let i = 0; i < positional.length; i++) {
         const a = positional[i];
         if (a.kind === 'sizes') {
@@ -239,7 +277,7 @@ export function defineTensor(core, wasm) {
           exported = a.absent;
           break;
         }
-        if (a.kind === 'operand' && typeof value === 'number') exported = numberExport(exported);
+        if (a.kind === 'operand' && isScalar(value)) exported = numberExport(exported);
         wired.push(checked(name, a, value));
         if (i === 0 && entry.fixed) wired.push(...entry.fixed);
       }
@@ -250,7 +288,12 @@ export function defineTensor(core, wasm) {
           wired.push(checked(name, a, value === undefined ? a.default : value));
         }
       }
+      if (entry.dtype) wired.push(dtype);
       if (enumValue !== undefined) wired.push(enumValue);
+      if (entry.returns === 'pair' && exported === (entry.core ?? name)) {
+        const [values, indices] = core.tensors(exported, ...wired);
+        return { values: tensorOf(values), indices: tensorOf(indices) };
+      }
       if (entry.returns === 'value') return core.call(exported, ...wired);
       if (entry.returns === 'self') return core.inPlace(exported, ...wired);
       if (entry.returns === 'tensors') return core.tensors(exported, ...wired).map(tensorOf);

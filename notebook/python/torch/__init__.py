@@ -2,7 +2,7 @@
 
 Every number is computed by the core, which reproduces PyTorch 1.13's CPU results bit for bit (the same
 seeded streams, operation order and print format); this package only maps PyTorch's Python API onto it.
-Tensors are float32 or bool, on the CPU; what is missing raises an error that says so."""
+Tensors are float32, float64, int64 or bool, on the CPU; what is missing raises an error that says so."""
 import math
 import numbers
 import sys
@@ -10,11 +10,14 @@ import types
 
 from . import _core
 from ._core import api, call
-from ._tensor import FUNCTIONS, Size, Tensor, _GradMode, _sizes, bool_, dtype, float32, wrap
+from ._tensor import (FUNCTIONS, RETURN_TYPES, Size, Tensor, _GradMode, _map_leaves, _sizes, bool_, dtype, float32,
+                      float64, int64, wrap)
 
 __version__ = "1.13.1"  # the release whose CPU results this torch reproduces (importlib.metadata agrees)
 
 float = float32  # noqa: A001  (torch.float is torch.float32)
+double = float64
+long = int64
 bool = bool_  # noqa: A001
 inf = math.inf
 nan = math.nan
@@ -55,6 +58,29 @@ def initial_seed():
     return int(str(call(api.initialSeed)))
 
 
+# ---------------------------------------------------------------- dtypes
+def get_default_dtype():
+    return float32
+
+
+def set_default_dtype(d):
+    if d is not float32:
+        raise RuntimeError("set_default_dtype(): this notebook's torch keeps torch.float32 as the default dtype")
+
+
+def _check_dtype(op, d):
+    if d is not None and not isinstance(d, dtype):
+        raise TypeError(f"{op}(): argument 'dtype' must be torch.dtype, not {type(d).__name__}")
+    return d
+
+
+def _number_dtype(value):
+    """The dtype PyTorch gives a Python number: bool, int64 or the default float32."""
+    if isinstance(value, _builtin_bool):
+        return bool_
+    return int64 if isinstance(value, numbers.Integral) else float32
+
+
 # ---------------------------------------------------------------- creation
 def _finish(tensor, dtype, requires_grad):
     if dtype is not None and dtype is not tensor.dtype:
@@ -76,7 +102,21 @@ def _check_kwargs(op, kwargs):
 def _created(op, size, dtype, requires_grad, kwargs):
     _check_kwargs(op, kwargs)
     shape = _sizes(size, op)
-    return _finish(wrap(call(getattr(api, op), *shape)), dtype, requires_grad)
+    _check_dtype(op, dtype)
+    if op in ("rand", "randn"):
+        if dtype not in (None, float32):
+            raise RuntimeError(f"{op}(): dtype={dtype!r} draws other numbers than float32's, and this notebook's "
+                               "torch draws float32 only; .to(...) converts the float32 draws")
+        made = wrap(call(getattr(api, op), *shape))
+    else:
+        made = wrap(call(getattr(api, op), *shape, _core.to_js({"dtype": (dtype or float32)._name},
+                                                              dict_converter=_js_object)))
+    return _finish(made, None, requires_grad)
+
+
+def _js_object(entries):
+    from js import Object
+    return Object.fromEntries(entries)
 
 
 def rand(*size, dtype=None, requires_grad=False, **kwargs):
@@ -99,12 +139,82 @@ def empty(*size, dtype=None, requires_grad=False, **kwargs):
     return _created("empty", size, dtype, requires_grad, kwargs)
 
 
-def zeros_like(input, dtype=None, requires_grad=False):
-    return zeros(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+def _like(maker):
+    def like(input, dtype=None, requires_grad=False, **kwargs):
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{maker.__name__}_like(): argument 'input' (position 1) must be Tensor, not "
+                            f"{type(input).__name__}")
+        return maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+
+    like.__name__ = like.__qualname__ = f"{maker.__name__}_like"
+    return like
 
 
-def ones_like(input, dtype=None, requires_grad=False):
-    return ones(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
+rand_like, randn_like = _like(rand), _like(randn)
+
+
+def full(size, fill_value, dtype=None, requires_grad=False, **kwargs):
+    """A tensor of fill_value; its dtype follows the value's kind (bool, int64 or float32) unless given."""
+    _check_kwargs("full", kwargs)
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    if not isinstance(fill_value, numbers.Real):
+        raise TypeError(f"full(): argument 'fill_value' must be Number, not {type(fill_value).__name__}")
+    d = _check_dtype("full", dtype) or _number_dtype(fill_value)
+    shape = _sizes((size,) if isinstance(size, numbers.Integral) else tuple(size), "full")
+    made = wrap(call(api.full, _core.to_js(list(shape)), builtins.float(fill_value),
+                     _core.to_js({"dtype": d._name}, dict_converter=_js_object)))
+    return _finish(made, None, requires_grad)
+
+
+def full_like(input, fill_value, dtype=None, requires_grad=False, **kwargs):
+    return full(input.shape, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
+
+
+def _number_arg(op, name, value):
+    if isinstance(value, Tensor):
+        value = value.item()
+    if not isinstance(value, numbers.Real):
+        raise TypeError(f"{op}(): argument '{name}' must be Number, not {type(value).__name__}")
+    return value
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad=False, **kwargs):
+    """torch.arange(end), (start, end) or (start, end, step): int64 when every argument is an int, else
+    float32; ceil((end - start) / step) values, each PyTorch's."""
+    _check_kwargs("arange", kwargs)
+    if end is None:
+        start, end = 0, start
+    values = [_number_arg("arange", n, v) for n, v in (("start", start), ("end", end), ("step", step))]
+    ints = all(isinstance(v, numbers.Integral) and not isinstance(v, _builtin_bool) for v in values)
+    d = _check_dtype("arange", dtype) or (int64 if ints else float32)
+    made = wrap(call(api.arange, *(builtins.float(v) for v in values),
+                     _core.to_js({"dtype": d._name}, dict_converter=_js_object)))
+    return _finish(made, None, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, requires_grad=False, **kwargs):
+    """steps values from start to end, PyTorch's bits (its two-sided formula)."""
+    _check_kwargs("linspace", kwargs)
+    if isinstance(steps, _builtin_bool) or not isinstance(steps, numbers.Integral):
+        raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
+    d = _check_dtype("linspace", dtype) or float32
+    made = wrap(call(api.linspace, builtins.float(_number_arg("linspace", "start", start)),
+                     builtins.float(_number_arg("linspace", "end", end)), int(steps),
+                     _core.to_js({"dtype": d._name}, dict_converter=_js_object)))
+    return _finish(made, None, requires_grad)
+
+
+def eye(n, m=None, dtype=None, requires_grad=False, **kwargs):
+    _check_kwargs("eye", kwargs)
+    for name, value in (("n", n), ("m", m)):
+        if value is not None and (isinstance(value, _builtin_bool) or not isinstance(value, numbers.Integral)):
+            raise TypeError(f"eye(): argument '{name}' must be int, not {type(value).__name__}")
+    d = _check_dtype("eye", dtype) or float32
+    made = wrap(call(api.eye, int(n), int(n if m is None else m),
+                     _core.to_js({"dtype": d._name}, dict_converter=_js_object)))
+    return _finish(made, None, requires_grad)
 
 
 def _plain(data, path="data"):
@@ -127,30 +237,29 @@ def _leaves(data):
 
 
 def tensor(data, dtype=None, requires_grad=False, **kwargs):
+    """torch.tensor(data): its dtype inferred as PyTorch infers it (any float: float32; else any int: int64;
+    else bool), or the dtype given."""
     _check_kwargs("tensor", kwargs)
+    _check_dtype("tensor", dtype)
+    if isinstance(data, Tensor):
+        return _finish(data.detach().clone(), dtype, requires_grad)
     values = _plain(data)
     leaves = list(_leaves(values))
-    all_bool = _builtin_bool(leaves) and all(isinstance(v, _builtin_bool) for v in leaves)
-    all_int = _builtin_bool(leaves) and all(isinstance(v, numbers.Integral) and not isinstance(v, _builtin_bool)
-                                   for v in leaves)
-    if all_int and dtype is None:
-        raise TypeError("tensor(): integer data makes an int64 tensor in PyTorch, and this notebook's torch has "
-                        "only float32 and bool tensors: write the numbers as floats (1.0) or pass "
-                        "dtype=torch.float32")
-    if dtype is not None and dtype not in (float32, bool_):
-        raise TypeError(f"tensor(): dtype {dtype!r} is not available here: only torch.float32 and torch.bool")
-    if dtype is bool_:
-        values = _map_leaves(values, _builtin_bool)
-    elif dtype is float32 or not all_bool:  # numbers (and bools given dtype=torch.float32) become floats
-        values = _map_leaves(values, builtins.float)
-    made = wrap(call(api.tensor, _core.to_js(values)))
+    if dtype is None:
+        if any(isinstance(v, Tensor) for v in leaves):
+            dtype = float32
+        elif any(not isinstance(v, numbers.Integral) for v in leaves) or not leaves:
+            dtype = float32
+        elif any(not isinstance(v, _builtin_bool) for v in leaves):
+            dtype = int64
+        else:
+            dtype = bool_
+    scalar = not isinstance(values, list)
+    flat = _map_leaves([values] if scalar else values, builtins.float)
+    made = wrap(call(api.tensor, _core.to_js(flat), _core.to_js({"dtype": dtype._name}, dict_converter=_js_object)))
+    if scalar:
+        made = made.view(())
     return _finish(made, None, requires_grad)
-
-
-def _map_leaves(data, f):
-    if isinstance(data, list):
-        return [_map_leaves(item, f) for item in data]
-    return f(data)
 
 
 def stack(tensors, dim=0):
@@ -285,6 +394,8 @@ def _submodule(name, doc, **names):
     sys.modules[module.__name__] = module
     return module
 
+
+return_types = _submodule("return_types", "The named tuples max and min return.", **RETURN_TYPES)
 
 # Which build's dropout masks this notebook draws: MKL's when its "PyTorch build" setting says so.
 backends = _submodule("backends", "What PyTorch was built with.")
@@ -433,6 +544,8 @@ Tensor.__module__ = Size.__module__ = dtype.__module__ = "torch"
 
 from . import nn  # noqa: E402  (nn uses the names above)
 
-__all__ = ["Tensor", "Size", "dtype", "float32", "bool", "inf", "nan", "manual_seed", "tensor", "rand", "randn",
-           "zeros", "ones", "empty", "stack", "cat", "softmax", "dot", "matmul", "exp", "sum", "triu", "tril",
-           "allclose", "set_printoptions", "no_grad", "nn"]
+__all__ = ["Tensor", "Size", "dtype", "float32", "float64", "int64", "float", "double", "long", "bool", "inf",
+           "nan", "manual_seed", "tensor", "rand", "randn", "zeros", "ones", "empty", "full", "arange", "linspace",
+           "eye", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "stack", "cat",
+           "softmax", "dot", "matmul", "exp", "sum", "triu", "tril", "argmax", "argmin", "max", "min",
+           "get_default_dtype", "allclose", "set_printoptions", "no_grad", "nn"]

@@ -11,19 +11,27 @@ from ._core import api, call
 
 
 class dtype:
-    """torch.float32 and torch.bool: the two dtypes of the core."""
+    """torch.float32, torch.float64, torch.int64 and torch.bool: the dtypes of the core."""
 
-    def __init__(self, name, is_floating_point):
+    def __init__(self, name, is_floating_point, itemsize, tensor_type):
         self._name = name
         self.is_floating_point = is_floating_point
+        self.is_signed = name != "bool"
+        self.itemsize = itemsize
+        self._tensor_type = tensor_type  # what t.type() says
 
     def __repr__(self):
         return f"torch.{self._name}"
 
+    def __reduce__(self):
+        return self._name
 
-float32 = dtype("float32", True)
-bool_ = dtype("bool", False)
-_DTYPES = {"float32": float32, "bool": bool_}
+
+float32 = dtype("float32", True, 4, "torch.FloatTensor")
+float64 = dtype("float64", True, 8, "torch.DoubleTensor")
+int64 = dtype("int64", False, 8, "torch.LongTensor")
+bool_ = dtype("bool", False, 1, "torch.BoolTensor")
+_DTYPES = {"float32": float32, "float64": float64, "int64": int64, "bool": bool_}
 
 
 class Size(tuple):
@@ -69,14 +77,24 @@ def wrap(js, cls=None):
 
 
 def _js_operand(value, op):
-    """A tensor or a Python number as the core takes it (a number is rounded to float32 there)."""
+    """A tensor or a Python number as the core takes it: a number keeps its kind (bool, int or float), which
+    decides the result's dtype as PyTorch's type promotion does."""
     if isinstance(value, Tensor):
         return value._t
     if isinstance(value, bool):
-        return float(value)
+        return value
+    if isinstance(value, numbers.Integral):
+        return api.scalar(int(value), "int")
     if isinstance(value, numbers.Real):
         return float(value)
     raise TypeError(f"{op}(): unsupported operand type '{type(value).__name__}'; expected a tensor or a number")
+
+
+def _map_leaves(data, f):
+    """Nested lists with f applied to every leaf."""
+    if isinstance(data, list):
+        return [_map_leaves(item, f) for item in data]
+    return f(data)
 
 
 def _sizes(args, op):
@@ -193,11 +211,14 @@ class Tensor:
     # ------------------------------------------------------------ Python values
     def item(self):
         value = call(self._t.item)
-        return bool(value) if self._t.dtype == "bool" else float(value)
+        kind = {"bool": bool, "int64": int}.get(self._t.dtype, float)
+        return kind(value)
 
     def tolist(self):
         values = self._t.toArray()
         values = values.to_py() if _core.is_js(values) else values
+        if self._t.dtype == "int64":
+            return _map_leaves(values, int)
         # JavaScript has one number type: 0.0 arrives as the int 0, and a float tensor's list holds floats.
         return _float_leaves(values) if self.dtype.is_floating_point else values
 
@@ -207,8 +228,10 @@ class Tensor:
     def __int__(self):
         return int(self.item())
 
-    def __index__(self):  # there are no integer tensors here
-        raise TypeError("only integer tensors of a single element can be converted to an index")
+    def __index__(self):
+        if self.dtype is not int64 or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return self.item()
 
     def __bool__(self):
         if self.numel() != 1:
@@ -240,14 +263,48 @@ class Tensor:
     def detach(self):
         return wrap(self._t.detach())
 
-    def to(self, target):
-        if target is float32:
-            return self.float()
-        if target is bool_:
-            return self.bool()
-        if isinstance(target, str) and target == "cpu":
+    def to(self, *args, **kwargs):
+        """to(dtype), to(device), to(other) (its dtype), to(device, dtype), with dtype= and device= keywords."""
+        target, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
+        kwargs.pop("non_blocking", None)
+        kwargs.pop("copy", None)
+        if kwargs:
+            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        for arg in args:
+            if isinstance(arg, dtype):
+                target = arg
+            elif isinstance(arg, Tensor):
+                target = arg.dtype
+            else:
+                device = arg
+        if device is not None and str(device) not in ("cpu", "cpu:0"):
+            raise RuntimeError(f"to(): this notebook's torch runs on the CPU only, got device {device!r}")
+        if target is None or target is self.dtype:
             return self
-        raise TypeError(f"to(): only torch.float32, torch.bool and 'cpu' are available here, got {target!r}")
+        if not isinstance(target, dtype):
+            raise TypeError(f"to(): expected a dtype, got {target!r}")
+        return wrap(call(self._t.to, target._name))
+
+    def type(self, dtype=None):
+        """t.type(): 'torch.FloatTensor' and the like; t.type(torch.int64): t.to(torch.int64)."""
+        if dtype is None:
+            return self.dtype._tensor_type
+        if isinstance(dtype, str):
+            named = {d._tensor_type: d for d in _DTYPES.values()}
+            if dtype not in named:
+                raise RuntimeError(f"type(): invalid type: '{dtype}'")
+            dtype = named[dtype]
+        return self.to(dtype)
+
+    def long(self):
+        return self.to(int64)
+
+    def double(self):
+        return self.to(float64)
+
+    def int(self):
+        raise RuntimeError("int(): int32 tensors are not available in this notebook's torch yet; .long() gives the "
+                           "same values as an int64 tensor")
 
     def cpu(self):
         return self
@@ -337,9 +394,6 @@ class Tensor:
 
     # ------------------------------------------------------------ math (the table's ops are added below the class)
     def sum(self, dim=None, keepdim=False):
-        if self.dtype is bool_:
-            raise TypeError("sum() of a bool tensor counts into an int64 tensor in PyTorch, and this notebook's "
-                            "torch has only float32 and bool tensors: count with .float().sum()")
         dims = None if dim is None else _core.to_js(list(dim) if isinstance(dim, (tuple, list)) else [dim])
         return wrap(call(self._t.sum, dims, bool(keepdim)))
 
@@ -555,19 +609,6 @@ def _var_or_std(op):
     return method
 
 
-def _extreme(op):
-    def method(self, dim=None, keepdim=False):
-        if isinstance(dim, Tensor):
-            raise RuntimeError(f"{op}(input, other) is not available in this notebook's torch yet")
-        if dim is not None:
-            raise RuntimeError(f"{op}(dim) returns its indices as an int64 tensor, which this notebook's torch does not "
-                               f"have yet: use a{op}(dim) for the values")
-        return wrap(call(getattr(self._t, op)))
-
-    method.__name__ = method.__qualname__ = op
-    return method
-
-
 def _clamp(self, min=None, max=None):
     def bound(value, name):
         if value is None:
@@ -621,11 +662,107 @@ def _storage_offset(self):
     return int(self._t.storageOffset())
 
 
-for _name, _made in (("var", _var_or_std("var")), ("std", _var_or_std("std")), ("max", _extreme("max")),
-                     ("min", _extreme("min")), ("clamp", _clamp), ("split", _split), ("isclose", _isclose),
+for _name, _made in (("var", _var_or_std("var")), ("std", _var_or_std("std")), ("clamp", _clamp), ("split", _split), ("isclose", _isclose),
                      ("equal", _equal), ("expand_as", _expand_as), ("is_contiguous", _is_contiguous),
                      ("stride", _stride), ("storage_offset", _storage_offset)):
     _made.__name__ = _made.__qualname__ = _name
     setattr(Tensor, _name, _made)
 Tensor.clip = Tensor.clamp
-FUNCTIONS += ["var", "std", "max", "min", "clamp", "clip", "split", "isclose"]
+FUNCTIONS += ["var", "std", "clamp", "clip", "split", "isclose"]
+
+
+# ---------------------------------------------------------------- dtypes: indices, bitwise operators
+class _ReturnType(tuple):
+    """torch.return_types.max(values=..., indices=...): a named pair that prints as PyTorch's."""
+
+    _name = ""
+
+    def __new__(cls, values, indices):
+        return tuple.__new__(cls, (values, indices))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+def _return_type(name):
+    return type(name, (_ReturnType,), {"_name": name, "__module__": "torch.return_types"})
+
+
+RETURN_TYPES = {name: _return_type(name) for name in ("max", "min")}
+
+
+def _index_op(name):
+    """argmax/argmin: int64 indices, over every element or along dim."""
+    def method(self, dim=None, keepdim=False):
+        if dim is None:
+            return wrap(call(getattr(self._t, name)))
+        return wrap(call(getattr(self._t, name), self._dim(dim, name), bool(keepdim)))
+
+    return method
+
+
+def _values_indices(name):
+    """max/min: the value over every element, or (values, indices) along dim; with a tensor, element-wise."""
+    def method(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            raise RuntimeError(f"{name}(input, other) is not available in this notebook's torch yet")
+        if dim is None:
+            return wrap(call(getattr(self._t, name)))
+        pair = call(getattr(self._t, name), self._dim(dim, name), bool(keepdim))
+        return RETURN_TYPES[name](wrap(pair.values), wrap(pair.indices))
+
+    return method
+
+
+def _bitwise(name, js_name):
+    def method(self, other):
+        if not isinstance(other, (Tensor, numbers.Integral)):
+            return NotImplemented
+        return wrap(call(getattr(self._t, js_name), _js_operand(other, name)))
+
+    return method
+
+
+def _bitwise_not(self):
+    return wrap(call(self._t.bitwiseNot))
+
+
+for _name, _made in (("argmax", _index_op("argmax")), ("argmin", _index_op("argmin")),
+                     ("max", _values_indices("max")), ("min", _values_indices("min")),
+                     ("bitwise_and", _bitwise("bitwise_and", "bitwiseAnd")),
+                     ("bitwise_or", _bitwise("bitwise_or", "bitwiseOr")),
+                     ("bitwise_xor", _bitwise("bitwise_xor", "bitwiseXor")), ("bitwise_not", _bitwise_not)):
+    _made.__name__ = _made.__qualname__ = _name
+    setattr(Tensor, _name, _made)
+Tensor.__and__ = Tensor.__rand__ = Tensor.bitwise_and
+Tensor.__or__ = Tensor.__ror__ = Tensor.bitwise_or
+Tensor.__xor__ = Tensor.__rxor__ = Tensor.bitwise_xor
+Tensor.__invert__ = Tensor.bitwise_not
+FUNCTIONS += ["argmax", "argmin", "max", "min", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
+
+
+def _rpow(self, other):
+    """number ** tensor: PyTorch's pow(number, tensor), the number as a 0-d tensor of its kind (a float in
+    float64 beside a float64 tensor, so that it keeps its double value)."""
+    if not isinstance(other, numbers.Real):
+        return NotImplemented
+    if isinstance(other, bool):
+        kind = bool_
+    elif isinstance(other, numbers.Integral):
+        kind = int64
+    else:
+        kind = float64 if self.dtype is float64 else float32
+    base = wrap(call(api.tensor, _core.to_js([float(other)]), _core.to_js({"dtype": kind._name},
+                                                                          dict_converter=_js_object)))
+    return base.view(()).pow(self)
+
+
+def _js_object(entries):
+    from js import Object
+    return Object.fromEntries(entries)
+
+
+Tensor.__rpow__ = _rpow
