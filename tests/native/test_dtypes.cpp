@@ -260,7 +260,9 @@ TEST_CASE("dtypes: int64 values beyond 2^53 are refused by name, float32 kernels
                       "9007199254740992");
     CHECK_THROWS_WITH(mul(big, big), Catch::Contains("mul: int64 values beyond"));
     CHECK_THROWS_WITH(matmul(ones({2, 2}, DType::Int64), ones({2, 2}, DType::Int64)),
-                      Catch::Contains("expected a float32 or bool tensor, got int64 (convert it with .float())"));
+                      "matmul: expected a float32 or bool tensor, got int64 (this operation has no int64 version "
+                      "here; convert with .float())");
+    CHECK(cat({arange(0, 2, 1, DType::Int64), full({1}, 0.5, DType::Float64)}).dtype() == DType::Float64);
     // Views of a wide tensor read and write through the same storage.
     Tensor t = arange(0, 6, 1, DType::Int64).view({2, 3});
     t.transpose(0, 1).set({2, 1}, 40);
