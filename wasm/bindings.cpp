@@ -226,7 +226,7 @@ EMSCRIPTEN_BINDINGS(attention) {
     function("einsum", &Js<&attn::einsum>::call);
 
     // ---- tensor methods: the receiver comes first
-    function("item", &Js<&Tensor::item>::call);
+    function("item", &Js<&Tensor::value>::call);
     function("size", &Js<&Tensor::size>::call);
     function("stride", &Js<&Tensor::stride>::call);
     function("select", &Js<&Tensor::select>::call);
