@@ -120,6 +120,10 @@ test('a lone outlier does not wash out the colour scale: it is marked beyond the
   const plain = page.locator(`${stepSelector(weightsStep.id)} figure[data-tensor="attn_weights"]`);
   assert.equal(await plain.locator('td.beyond-scale').count(), 0);
   assert.doesNotMatch(await plain.locator('.scale-key').textContent(), /beyond/);
+  // nor do weights between 0 and 1 whose lone 1 (the causal mask's first row) stands far above the rest
+  await openAt(page, env.base, 'causal-weights');
+  const causal = page.locator(`${stepSelector('causal-weights')} figure[data-tensor="causal_weights"]`);
+  assert.equal(await causal.locator('td.beyond-scale').count(), 0, 'a weight of 1 is not beyond the scale');
   assert.deepEqual(await seriousViolations(page), []);
   assertNoProblems(page);
   await closePage(page);

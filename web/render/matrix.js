@@ -91,7 +91,8 @@ export function valuesJson(flat) {
  * Sequential (0..top) for non-negative tensors, diverging around 0 for signed ones. The top is the largest
  * |value| that is not a lone outlier, so that one 2.0 among weights below 0.8 does not wash the rest out:
  * a few values (at most 5 %) beyond Tukey's far-out fence on |value| (Q3 + 3·IQR) that would squeeze the
- * others into two thirds of the scale or less are drawn at full colour and marked.
+ * others into two thirds of the scale or less are drawn at full colour and marked. Values that all lie in
+ * 0..1 (attention weights) are never cut.
  */
 export function heatScale(values) {
   const flat = flatValues(values);
@@ -100,7 +101,10 @@ export function heatScale(values) {
   if (finite.length === 0) return { kind: 'none' };
   const sizes = finite.map(Math.abs).sort((x, y) => x - y);
   const inside = sizes.filter((v) => v <= farOutFence(sizes));
-  const lone = sizes.length - inside.length <= Math.max(1, 0.05 * sizes.length) && sizes.at(-1) >= 1.5 * inside.at(-1);
+  // Weights between 0 and 1 keep their whole range: a causal mask's first row holds a lone 1 by design.
+  const isProbabilities = finite.every((v) => v >= 0 && v <= 1);
+  const lone = !isProbabilities && sizes.length - inside.length <= Math.max(1, 0.05 * sizes.length) &&
+    sizes.at(-1) >= 1.5 * inside.at(-1);
   const top = lone ? inside.at(-1) : sizes.at(-1);
   const beyond = finite.filter((v) => Math.abs(v) > top);
   const kind = finite.some((v) => v < 0) ? 'diverging' : 'sequential';

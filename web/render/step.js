@@ -87,7 +87,10 @@ export function renderStep(step, view) {
   if (shown.length) {
     const section = h('section', { class: 'results', 'aria-label': 'Results' });
     if (shown.some((r) => Array.isArray(r.shape))) {
-      append(section, h('p', { class: 'results-hint' }, 'Hover, click or Tab to a number to see how it was computed.'));
+      const touch = window.matchMedia('(hover: none), (pointer: coarse)').matches;
+      append(section, h('p', { class: 'results-hint' }, touch
+        ? 'Tap a number to see how it was computed.'
+        : 'Hover, click or Tab to a number to see how it was computed.'));
     }
     for (const r of shown) {
       if (r.missing) {

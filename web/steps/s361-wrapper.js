@@ -9,9 +9,9 @@ export default {
     'Multi-head attention runs several causal attention modules, called heads, on the same input. Each head has ' +
       'its own weight matrices, so each can learn to attend to a different kind of relation between tokens. ' +
       'Their context vectors are concatenated along the last dimension.',
-    'The output therefore has num_heads × d_out columns, 2 × 2 = 4 with the book’s settings: the first d_out ' +
-      'columns come from head 0, the next d_out from head 1, and so on. The column labels name the head; hover ' +
-      'over a cell to see that head’s weighted sum.',
+    (s) => `The output therefore has num_heads × d_out columns, ${s.heads} × ${s.d_out} = ${s.heads * s.d_out} here: ` +
+      'the first d_out columns come from head 0, the next d_out from head 1, and so on. The column labels name ' +
+      'the head; take a cell apart to see that head’s weighted sum.',
     'This wrapper runs the heads one after another. Section 3.6.2 computes them all in one go.',
   ],
   formula: String.raw`\operatorname{MultiHead}(\mathbf{X}) = \left[\, \mathbf{Z}_1 \;\middle|\; \mathbf{Z}_2 \;\middle|\; \cdots \;\middle|\; \mathbf{Z}_{n_h} \,\right]`,
