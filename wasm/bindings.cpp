@@ -117,7 +117,8 @@ EMSCRIPTEN_BINDINGS(attention) {
         .value(attn::dtype_name(attn::DType::Float32), attn::DType::Float32)
         .value(attn::dtype_name(attn::DType::Bool), attn::DType::Bool)
         .value(attn::dtype_name(attn::DType::Int64), attn::DType::Int64)
-        .value(attn::dtype_name(attn::DType::Float64), attn::DType::Float64);
+        .value(attn::dtype_name(attn::DType::Float64), attn::DType::Float64)
+        .value(attn::dtype_name(attn::DType::Int32), attn::DType::Int32);
     enum_<attn::ScalarKind>("ScalarKind")
         .value("bool", attn::ScalarKind::Bool)
         .value("int", attn::ScalarKind::Int)

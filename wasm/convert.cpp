@@ -28,7 +28,7 @@ Tensor tensor_from_record(uintptr_t address) {
     const auto* r = reinterpret_cast<const TensorRecord*>(address);
     const int32_t* dims = dims_of(r);
     const Shape shape(dims, dims + r->rank), strides(dims + r->rank, dims + 2 * r->rank);
-    if (r->dtype < 0 || r->dtype > static_cast<int32_t>(DType::Float64))
+    if (r->dtype < 0 || r->dtype > static_cast<int32_t>(DType::Int32))
         throw Error("tensor: unknown dtype code " + std::to_string(r->dtype));
     const auto* values = reinterpret_cast<const float*>(r->values);
     Tensor t = Tensor::from_strided(std::vector<float>(values, values + r->length), shape, strides, r->offset,

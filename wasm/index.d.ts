@@ -31,8 +31,9 @@ export declare function loadAttention(options?: LoadOptions): Promise<Torch>;
 /** The kernels the loaded build runs. */
 export type Backend = 'wasm-simd128' | 'wasm-scalar';
 
-/** float32 is the default; int64 values are exact up to 2^53 - 1 (beyond it the core refuses them). */
-export type DType = 'float32' | 'bool' | 'int64' | 'float64';
+/** float32 is the default; int64 values are exact up to 2^53 - 1 (beyond it the core refuses them); int32
+ * values wrap around as PyTorch's do. */
+export type DType = 'float32' | 'bool' | 'int64' | 'float64' | 'int32';
 
 /** A creation function's last argument: the dtype of what it makes. */
 export interface DTypeOptions {
@@ -149,6 +150,8 @@ declare class Tensor implements Iterable<Tensor> {
   long(): Tensor;
   /** A float64 copy (torch's .double()). */
   double(): Tensor;
+  /** An int32 copy (torch's .int()): truncated toward 0, wrapped into 32 bits. */
+  int(): Tensor;
   /** Itself when already of `dtype`, else a converted copy (torch's .to(dtype)). */
   to(dtype: DType): Tensor;
 

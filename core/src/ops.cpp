@@ -160,7 +160,7 @@ std::vector<double> fill_like_torch(int64_t n, int64_t width, First&& first, Lan
 
 Tensor arange(double start, double end, double step, DType dtype) {
     if (dtype == DType::Bool) throw Error("\"arange_cpu\" not implemented for 'Bool'");
-    if (dtype == DType::Int64) {  // the arguments become integers first, as PyTorch's to<int64_t>()
+    if (is_integral(dtype)) {  // the arguments become integers first, as PyTorch's to<int64_t>()
         start = std::trunc(start), end = std::trunc(end), step = std::trunc(step);
     }
     if (step == 0) throw Error("step must be nonzero");
@@ -207,10 +207,10 @@ Tensor linspace(double start, double end, int64_t steps, DType dtype) {
         values = fill_like_torch(steps, 8, first, lane);
     } else {
         // float64 as above in double; integer dtypes compute in double and truncate.
-        const double s = dtype == DType::Int64 ? std::trunc(start) : start;
-        const double e = dtype == DType::Int64 ? std::trunc(end) : end;
+        const double s = is_integral(dtype) ? std::trunc(start) : start;
+        const double e = is_integral(dtype) ? std::trunc(end) : end;
         const double step = steps > 1 ? (e - s) / static_cast<double>(steps - 1) : 0.0;
-        const auto stored = [&](double v) { return dtype == DType::Int64 ? std::trunc(v) : v; };
+        const auto stored = [&](double v) { return is_integral(dtype) ? std::trunc(v) : v; };
         const auto first = [&](int64_t i) {
             return stored(i < half ? std::fma(step, static_cast<double>(i), s)
                                    : std::fma(-step, static_cast<double>(steps - i - 1), e));
@@ -397,7 +397,7 @@ float pow_scalar(float x, float e) {
 
 // pow in int64 (by squaring, exact within 2^53) or float64.
 double pow_wide(double x, double e, DType dtype) {
-    if (dtype != DType::Int64) return e == 2.0 ? x * x : std::pow(x, e);
+    if (!is_integral(dtype)) return e == 2.0 ? x * x : std::pow(x, e);
     if (e < 0) {  // only 1 and -1 have integer reciprocals; PyTorch gives 0 for the others' (and 0's)
         if (x == 1) return 1;
         if (x == -1) return std::fmod(e, 2) == 0 ? 1 : -1;
@@ -417,8 +417,17 @@ Tensor pow_tensors(const Tensor& a, const Tensor& b, DType dtype) {
 }  // namespace
 
 DType promote_types(DType a, DType b) {
-    // For these four, promotion is the larger in bool < int64 < float32 < float64.
-    auto rank = [](DType d) { return d == DType::Bool ? 0 : d == DType::Int64 ? 1 : d == DType::Float32 ? 2 : 3; };
+    // For these five, promotion is the larger in bool < int32 < int64 < float32 < float64.
+    auto rank = [](DType d) {
+        switch (d) {
+            case DType::Bool: return 0;
+            case DType::Int32: return 1;
+            case DType::Int64: return 2;
+            case DType::Float32: return 3;
+            case DType::Float64: return 4;
+        }
+        return 0;
+    };
     return rank(a) >= rank(b) ? a : b;
 }
 
@@ -462,7 +471,7 @@ Tensor pow(const Tensor& a, const Tensor& b) {
 
 Tensor pow(const Tensor& a, const Scalar& b) {
     const DType dtype = result_type(a, b);
-    if (dtype == DType::Int64 && b.value < 0) throw Error("Integers to negative integer powers are not allowed.");
+    if (is_integral(dtype) && b.value < 0) throw Error("Integers to negative integer powers are not allowed.");
     if (dtype != DType::Float32) return pow_tensors(a, scalar_as(b, dtype), dtype)
         .record("PowBackward0", {&a});
     const float e = static_cast<float>(b.value);

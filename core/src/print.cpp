@@ -251,8 +251,9 @@ std::string to_string(const Tensor& t, const PrintOptions& options) {
         if (shape.size() != 1) suffixes.push_back("size=" + tuple_str(shape));
         if (t.dtype() != DType::Float32) suffixes.push_back(std::string("dtype=torch.") + dtype_name(t.dtype()));
     } else {
-        // int64 and bool show in their values; float64 is named (float32 is the default dtype).
-        if (t.dtype() == DType::Float64) suffixes.push_back("dtype=torch.float64");
+        // int64 and bool show in their values; float64 and int32 are named (float32 is the default dtype).
+        if (t.dtype() == DType::Float64 || t.dtype() == DType::Int32)
+            suffixes.push_back(std::string("dtype=torch.") + dtype_name(t.dtype()));
         const bool summarize = static_cast<double>(t.numel()) > options.threshold;
         if (summarize && options.edgeitems == 0 && shape.size() >= 2)
             throw std::invalid_argument("print: edgeitems=0 cannot summarise a tensor of 2 or more dims "

@@ -1,6 +1,7 @@
 #include "attn/tensor.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <sstream>
 
@@ -16,6 +17,7 @@ const char* dtype_name(DType dtype) {
         case DType::Bool: return "bool";
         case DType::Int64: return "int64";
         case DType::Float64: return "float64";
+        case DType::Int32: return "int32";
     }
     return "?";
 }
@@ -42,12 +44,16 @@ static double narrowed(double v, DType dtype, const char* op) {
         case DType::Bool: return v != 0.0 ? 1.0 : 0.0;
         case DType::Float64: return v;
         case DType::Int64:
-            if (std::isnan(v)) throw Error(std::string(op) + ": cannot convert NaN to an int64 value");
+        case DType::Int32:
+            if (std::isnan(v))
+                throw Error(std::string(op) + ": cannot convert NaN to an " + dtype_name(dtype) + " value");
             v = std::trunc(v) + 0.0;  // as a C++ cast, like PyTorch's float -> int64 conversion (and no -0)
             if (std::fabs(v) > kMaxExactInteger)
                 throw Error(std::string(op) + ": int64 values beyond +-(2^53 - 1) = +-9007199254740991 are not "
                             "supported here, got " +
                             integer_text(v));
+            if (dtype == DType::Int32 && (v < INT32_MIN || v > INT32_MAX))
+                throw Error("value cannot be converted to type int32 without overflow");
             return v;
     }
     return v;
@@ -458,7 +464,10 @@ Tensor Tensor::clone() const {
 Tensor Tensor::to(DType dtype) const {
     if (dtype_ == dtype) return *this;
     if (!is_wide(dtype_) && !is_wide(dtype)) return from_vector(shape_, to_vector(), dtype);
-    return from_doubles(shape_, to_doubles(), dtype, "to");
+    std::vector<double> values = to_doubles();
+    if (dtype == DType::Int32)  // a conversion keeps the low 32 bits, as PyTorch's does
+        for (double& v : values) v = static_cast<int32_t>(static_cast<int64_t>(narrowed(v, DType::Int64, "to")));
+    return from_doubles(shape_, values, dtype, "to");
 }
 
 Tensor Tensor::to_bool() const { return to(DType::Bool); }

@@ -15,7 +15,8 @@ import torch
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dtypes.json")
 
-DTYPES = {"bool": torch.bool, "int64": torch.int64, "float32": torch.float32, "float64": torch.float64}
+DTYPES = {"bool": torch.bool, "int64": torch.int64, "float32": torch.float32, "float64": torch.float64,
+          "int32": torch.int32}
 NAMES = {v: k for k, v in DTYPES.items()}
 
 # The operands of the promotion table: 1-D tensors, 0-d tensors and Python numbers of each kind.
@@ -24,6 +25,7 @@ OPERANDS = {
     "i": ([1, -2, 3], "int64"),
     "f": ([0.5, -1.25, 3.0], "float32"),
     "d": ([0.1, 2.0, -3.5], "float64"),
+    "j": ([4, -5, 6], "int32"),
     "b0": (True, "bool"),
     "i0": (2, "int64"),
     "f0": (1.5, "float32"),
@@ -96,6 +98,7 @@ def creation_cases():
     case("arange", 0.5, 9.9, 1.7, dtype="int64")
     case("arange", 0, 2, 0.037, dtype="float64")
     case("arange", 3, dtype="bool")
+    case("arange", -2, 5, 2, dtype="int32")
     for args in [(0, 1, 5), (0, 1, 7), (-1, 1, 10), (0, 10, 3), (3, 3, 1), (0, 1, 0), (0.1, 0.9, 9), (2, -7, 12),
                  (1, 2, 1), (0, 1, 40), (-3.3, 8.1, 77), (5, -5, 16), (0, 1, 17), (1, 10, 33)]:
         case("linspace", *args)
@@ -126,7 +129,7 @@ def tensor_cases():
             [10 ** 15, -3]]
     cases = [{"data": d, "typed_data": typed(d), "dtype": None, "result": result(lambda d=d: torch.tensor(d))}
              for d in data]
-    for d, dtype in [([1, 2], "float64"), ([1.5, -2.5], "int64"), ([0, 3], "bool"), ([0.1, 0.2], "float64"),
+    for d, dtype in [([2 ** 40 + 5, -3], "int32"), ([1.9, -1.9], "int32"), ([1, 2], "float64"), ([1.5, -2.5], "int64"), ([0, 3], "bool"), ([0.1, 0.2], "float64"),
                      ([[1e-5, 1.0]], "float64"), ([1, 2], "float32"), (3, "float64")]:
         cases.append({"data": d, "typed_data": typed(d), "dtype": dtype,
                       "result": result(lambda: torch.tensor(d, dtype=DTYPES[dtype]))})
@@ -140,10 +143,10 @@ def method_cases():
     n = torch.tensor([[1.0, math.nan, 2.0], [3.0, 3.0, -1.0]])
     named = dict({k2: operand(k2) for k2 in OPERANDS}, m=m, k=k, n=n)
     calls = []
-    for name in ["b", "i", "f", "d", "b0", "i0", "f0", "d0"]:
-        for method in ["long", "double", "float", "bool", "sum"]:
+    for name in ["b", "i", "f", "d", "j", "b0", "i0", "f0", "d0"]:
+        for method in ["long", "double", "float", "bool", "int", "sum"]:
             calls.append((name, method, []))
-    for name in ["m", "k", "n", "i", "d", "b"]:
+    for name in ["m", "k", "n", "i", "d", "b", "j"]:
         calls += [(name, "argmax", []), (name, "argmin", []), (name, "max", []), (name, "min", [])]
     for name in ["m", "k", "n"]:
         for dim in [0, 1, -1]:

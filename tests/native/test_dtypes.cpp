@@ -29,7 +29,7 @@ const json& golden() {
 }
 
 DType dtype_of(const std::string& name) {
-    for (DType d : {DType::Float32, DType::Bool, DType::Int64, DType::Float64})
+    for (DType d : {DType::Float32, DType::Bool, DType::Int64, DType::Float64, DType::Int32})
         if (name == dtype_name(d)) return d;
     throw std::runtime_error("unknown dtype " + name);
 }
@@ -142,7 +142,8 @@ TEST_CASE("dtypes: every binary op between bool, int64, float32, float64 tensors
         }
         ++checked;
     }
-    CHECK(checked == 1056);
+    CHECK(checked == static_cast<int>(golden()["promotion"].size()));
+    CHECK(checked > 1000);
 }
 
 TEST_CASE("dtypes: arange, linspace, eye, full, zeros, ones and empty with PyTorch's values and dtypes",
@@ -223,6 +224,7 @@ TEST_CASE("dtypes: conversions, sums, argmax, argmin, max and min, with and with
                 if (method == "double") return t.to(DType::Float64);
                 if (method == "float") return t.to(DType::Float32);
                 if (method == "bool") return t.to(DType::Bool);
+                if (method == "int") return t.to(DType::Int32);
                 if (method == "sum") return args.empty() ? sum(t) : sum(t, args[0], args[1]);
                 if (method == "neg") return neg(t);
                 if (method == "exp") return exp(t);

@@ -49,7 +49,7 @@ for (const [flavour, torch] of await loadBuilds()) {
 
     test('the rng profile, dtype and attention path are Embind enums named as in the core', () => {
       assert.deepEqual(Object.keys(wasm.RngProfile).filter((k) => k !== 'values').sort(), ['default', 'mkl']);
-      assert.deepEqual(Object.keys(wasm.DType).filter((k) => k !== 'values').sort(), ['bool', 'float32', 'float64', 'int64']);
+      assert.deepEqual(Object.keys(wasm.DType).filter((k) => k !== 'values').sort(), ['bool', 'float32', 'float64', 'int32', 'int64']);
       assert.deepEqual(Object.keys(wasm.AttentionPath).filter((k) => k !== 'values').sort(), ['auto', 'exact', 'fast']);
       wasm.setRngProfile(wasm.RngProfile.mkl);
       assert.equal(wasm.getRngProfile(), wasm.RngProfile.mkl);

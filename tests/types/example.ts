@@ -49,7 +49,7 @@ assertTrue<Equals<Parameters<typeof loadAttention>, [options?: LoadOptions]>>();
 assertTrue<Equals<NonNullable<LoadOptions['flavour']>, Flavour>>();
 assertTrue<Equals<Flavour, 'simd' | 'scalar'>>();
 assertTrue<Equals<Backend, 'wasm-simd128' | 'wasm-scalar'>>();
-assertTrue<Equals<DType, 'float32' | 'bool' | 'int64' | 'float64'>>();
+assertTrue<Equals<DType, 'float32' | 'bool' | 'int64' | 'float64' | 'int32'>>();
 assertTrue<Equals<RngProfile, 'default' | 'mkl'>>();
 assertTrue<Equals<ReturnType<Torch['initialSeed']>, bigint>>();
 assertTrue<Equals<ReturnType<Torch['memoryUsage']>, MemoryUsage>>();
@@ -122,7 +122,7 @@ async function main(flavour?: Flavour): Promise<string[]> {
     torch.eye(2), torch.eye(2, 3, { dtype: 'int64' })];
   const half: Scalar = torch.scalar(2, 'int');
   const operand: Operand = half;
-  const sums: Tensor[] = [ids.add(operand), ids.div(2n), ids.mul(0.5), ints.long(), ints.double(), doubles.to('float32'),
+  const sums: Tensor[] = [ids.add(operand), ids.div(2n), ids.mul(0.5), ints.long(), ints.double(), ints.int(), doubles.to('float32'),
     ids.argmax(), ids.argmin(0, true), ids.max(), torch.argmax(ints, 1), torch.min(ints), flags.bitwiseAnd(true),
     flags.bitwiseOr(flags), ids.bitwiseXor(3n), flags.bitwiseNot(), ids.rsub(10n)];
   const best: ValuesIndices = ints.max(1, true);
@@ -319,8 +319,8 @@ export async function refused(
   torch.backend = 'wasm-scalar';
   // @ts-expect-error: strings are not tensor data
   torch.tensor(['a']);
-  // @ts-expect-error: no int32 dtype
-  torch.zeros(2, { dtype: 'int32' });
+  // @ts-expect-error: no int16 dtype
+  torch.zeros(2, { dtype: 'int16' });
   // @ts-expect-error: modules take numbers
   new torch.MultiHeadAttention(3, 2, 6, '0.1', 2);
 }

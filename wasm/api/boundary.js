@@ -22,7 +22,7 @@ export class TensorData {
 }
 
 /** The dtypes whose storage holds a float64 per element, two floats each. */
-export const isWide = (dtype) => dtype === 'int64' || dtype === 'float64';
+export const isWide = (dtype) => dtype === 'int64' || dtype === 'float64' || dtype === 'int32';
 
 /** The elements of a storage as numbers: the Float32Array itself, or a Float64Array over its bytes. */
 export function elementsOf(storage, dtype) {

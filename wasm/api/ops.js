@@ -62,6 +62,7 @@ export const OPS = Object.freeze([
   op('float', METHOD, { core: 'toFloat', notebook: ['method'] }),
   op('long', METHOD, { core: 'to', enum: ['DType', 'int64'] }),
   op('double', METHOD, { core: 'to', enum: ['DType', 'float64'] }),
+  op('int', METHOD, { core: 'to', enum: ['DType', 'int32'] }),
   op('to', METHOD, { args: [input, dtype('dtype')] }),
 
   // ---- views and copies

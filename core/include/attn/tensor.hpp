@@ -3,7 +3,8 @@
 // slicing, transpose, view), and in-place ops write through to every view.
 // The storage is always a vector of floats, so that every float32 kernel reads it as before. Bool tensors
 // keep 0/1 there; int64 and float64 ("wide") tensors keep each element as one double in two consecutive
-// floats (element i at floats 2i, 2i+1). Int64 values are held exactly up to 2^53 - 1, and refused beyond.
+// floats (element i at floats 2i, 2i+1); int32 ones too. Int64 values are held exactly up to 2^53 - 1, and
+// refused beyond; int32 values wrap around as PyTorch's do.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,11 +21,12 @@ inline constexpr int64_t kMaxTensorElements = int64_t{1} << 28;
 // beyond any model's needs while keeping that recursion shallow.
 inline constexpr int64_t kMaxDims = 64;
 
-enum class DType { Float32, Bool, Int64, Float64 };
+enum class DType { Float32, Bool, Int64, Float64, Int32 };
 
-const char* dtype_name(DType dtype);  // "float32" | "bool" | "int64" | "float64"
-// int64 and float64: elements stored as doubles, two floats each.
-inline bool is_wide(DType dtype) { return dtype == DType::Int64 || dtype == DType::Float64; }
+const char* dtype_name(DType dtype);  // "float32" | "bool" | "int64" | "float64" | "int32"
+// int64, int32 and float64: elements stored as doubles, two floats each.
+inline bool is_wide(DType dtype) { return dtype == DType::Int64 || dtype == DType::Float64 || dtype == DType::Int32; }
+inline bool is_integral(DType dtype) { return dtype == DType::Int64 || dtype == DType::Int32; }
 inline bool is_floating(DType dtype) { return dtype == DType::Float32 || dtype == DType::Float64; }
 // The largest integer an int64 tensor holds here: 2^53 - 1, so that every result of integer arithmetic that
 // goes beyond it is still seen as beyond it once rounded to a double.

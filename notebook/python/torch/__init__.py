@@ -11,7 +11,7 @@ import types
 from . import _core
 from ._core import api, call
 from ._tensor import (FUNCTIONS, RETURN_TYPES, Size, Tensor, _GradMode, _map_leaves, _sizes, bool_, dtype, float32,
-                      float64, int64, wrap)
+                      float64, int32, int64, wrap)
 
 __version__ = "1.13.1"  # the release whose CPU results this torch reproduces (importlib.metadata agrees)
 
@@ -536,6 +536,8 @@ def _missing(space, name, owner):
 
 
 def __getattr__(name):
+    if name == "int":  # torch.int is torch.int32; found here so that this module's own int() stays Python's
+        return int32
     raise _missing("torch", name, "module 'torch'")
 
 
@@ -544,7 +546,7 @@ Tensor.__module__ = Size.__module__ = dtype.__module__ = "torch"
 
 from . import nn  # noqa: E402  (nn uses the names above)
 
-__all__ = ["Tensor", "Size", "dtype", "float32", "float64", "int64", "float", "double", "long", "bool", "inf",
+__all__ = ["Tensor", "Size", "dtype", "float32", "float64", "int64", "int32", "float", "double", "long", "bool", "inf",
            "nan", "manual_seed", "tensor", "rand", "randn", "zeros", "ones", "empty", "full", "arange", "linspace",
            "eye", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "stack", "cat",
            "softmax", "dot", "matmul", "exp", "sum", "triu", "tril", "argmax", "argmin", "max", "min",

@@ -11,7 +11,7 @@ from ._core import api, call
 
 
 class dtype:
-    """torch.float32, torch.float64, torch.int64 and torch.bool: the dtypes of the core."""
+    """torch.float32, torch.float64, torch.int64, torch.int32 and torch.bool: the dtypes of the core."""
 
     def __init__(self, name, is_floating_point, itemsize, tensor_type):
         self._name = name
@@ -30,8 +30,9 @@ class dtype:
 float32 = dtype("float32", True, 4, "torch.FloatTensor")
 float64 = dtype("float64", True, 8, "torch.DoubleTensor")
 int64 = dtype("int64", False, 8, "torch.LongTensor")
+int32 = dtype("int32", False, 4, "torch.IntTensor")
 bool_ = dtype("bool", False, 1, "torch.BoolTensor")
-_DTYPES = {"float32": float32, "float64": float64, "int64": int64, "bool": bool_}
+_DTYPES = {"float32": float32, "float64": float64, "int64": int64, "int32": int32, "bool": bool_}
 
 
 class Size(tuple):
@@ -211,13 +212,13 @@ class Tensor:
     # ------------------------------------------------------------ Python values
     def item(self):
         value = call(self._t.item)
-        kind = {"bool": bool, "int64": int}.get(self._t.dtype, float)
+        kind = {"bool": bool, "int64": int, "int32": int}.get(self._t.dtype, float)
         return kind(value)
 
     def tolist(self):
         values = self._t.toArray()
         values = values.to_py() if _core.is_js(values) else values
-        if self._t.dtype == "int64":
+        if self._t.dtype in ("int64", "int32"):
             return _map_leaves(values, int)
         # JavaScript has one number type: 0.0 arrives as the int 0, and a float tensor's list holds floats.
         return _float_leaves(values) if self.dtype.is_floating_point else values
@@ -229,7 +230,7 @@ class Tensor:
         return int(self.item())
 
     def __index__(self):
-        if self.dtype is not int64 or self.numel() != 1:
+        if self.dtype not in (int64, int32) or self.numel() != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return self.item()
 
@@ -303,8 +304,7 @@ class Tensor:
         return self.to(float64)
 
     def int(self):
-        raise RuntimeError("int(): int32 tensors are not available in this notebook's torch yet; .long() gives the "
-                           "same values as an int64 tensor")
+        return self.to(int32)
 
     def cpu(self):
         return self

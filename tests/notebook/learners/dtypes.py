@@ -59,3 +59,10 @@ print(torch.tensor([1.5]) & torch.tensor([1.]))
 print(torch.tensor([2, 3]) ** -1)
 # %%
 print(torch.tensor([True]).argmax())
+# %%
+ids32 = torch.tensor([5, -6, 7], dtype=torch.int32)
+print(ids32, ids32 + 1, ids32 + ids, ids32 * 0.5, ids32.sum(), ids32.max(0), ids32.argmin())
+print(torch.tensor([1.9, -2.7]).int(), torch.tensor([2 ** 40 + 5]).int(), torch.int, ids32.type(), ids32.tolist())
+print(torch.arange(4, dtype=torch.int32), torch.zeros(2, dtype=torch.int), torch.empty(0, dtype=torch.int32))
+# %%
+print(torch.tensor([2 ** 40], dtype=torch.int32))
