@@ -92,7 +92,15 @@ class Notebook {
     this.#worker = worker;
     this.#worker.busy(true);
     this.#worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt, hostAccess } });
-    const { backend } = await ready;
+    let backend;
+    try {
+      ({ backend } = await ready);
+    } catch (error) {
+      // A worker whose Python did not start is ended, so that it keeps nothing (under Node, not the process) alive.
+      if (this.#worker === worker) this.#worker = null;
+      worker.terminate();
+      throw error;
+    }
     this.#backend = backend;
     this.#worker.busy(false);
   }
