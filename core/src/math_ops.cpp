@@ -79,6 +79,21 @@ Tensor map(const Tensor& t, const char* grad_fn, F&& f) {
 void refuse_bool(const Tensor& t, const std::string& message) {
     if (t.dtype() == DType::Bool) throw Error(message);
 }
+// PyTorch's name of a dtype in its kernels' messages ("Got: Long").
+const char* scalar_type_name(DType d) {
+    switch (d) {
+        case DType::Bool: return "Bool";
+        case DType::Int32: return "Int";
+        case DType::Int64: return "Long";
+        case DType::Float32: return "Float";
+        case DType::Float64: return "Double";
+    }
+    return "?";
+}
+// mean, var and std take floating dtypes only.
+void refuse_integral(const Tensor& t, const std::string& message) {
+    if (!is_floating(t.dtype())) throw Error(message);
+}
 void refuse_int64_result(const Tensor& t, const char* op) {
     refuse_bool(t, std::string(op) + "() of a bool tensor is an int64 tensor in PyTorch, and this core has float32 "
                     "and bool tensors only: use .float() first");
@@ -112,12 +127,14 @@ Tensor sum_dims(const Tensor& t, const Shape& dims, bool keepdim) {
 }
 
 Tensor mean(const Tensor& t) {
-    refuse_bool(t, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Bool");
+    refuse_integral(t, std::string("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                       "complex dtype. Got: ") + scalar_type_name(t.dtype()));
     return div(sum(t), double(t.numel())).record("MeanBackward0", {&t});
 }
 
 Tensor mean_dims(const Tensor& t, const Shape& dims, bool keepdim) {
-    refuse_bool(t, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Bool");
+    refuse_integral(t, std::string("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                       "complex dtype. Got: ") + scalar_type_name(t.dtype()));
     const std::vector<bool> reduced = reduced_dims(t, dims);
     int64_t n = 1;
     for (size_t i = 0; i < reduced.size(); ++i)
@@ -131,7 +148,7 @@ Tensor mean_dims(const Tensor& t, const Shape& dims, bool keepdim) {
 namespace {
 
 Tensor var_or_std(const Tensor& t, const Shape& dims, double correction, bool keepdim, bool take_sqrt) {
-    refuse_bool(t, "std and var only support floating point and complex dtypes");
+    refuse_integral(t, "std and var only support floating point and complex dtypes");
     const std::vector<bool> reduced = reduced_dims(t, dims);
     const char* grad_fn = take_sqrt ? "StdBackward0" : "VarBackward0";
     const auto finish = [&](double m2, double n) {

@@ -156,7 +156,8 @@ def method_cases():
         calls += [(name, "sum", [0, False]), (name, "sum", [1, True])]
     calls += [("i", "neg", []), ("d", "neg", []), ("b", "neg", []), ("i", "exp", []), ("d", "exp", []),
               ("b", "bitwise_not", []), ("i", "bitwise_not", []), ("f", "bitwise_not", []),
-              ("i", "reciprocal", []), ("d", "reciprocal", [])]
+              ("i", "reciprocal", []), ("d", "reciprocal", []), ("i", "mean", []), ("j", "mean", []),
+              ("b", "mean", []), ("d", "mean", []), ("i", "var", []), ("j", "std", [])]
     cases = []
     for name, method, args in calls:
         cases.append({"operand": name, "method": method, "args": args,

@@ -230,6 +230,9 @@ TEST_CASE("dtypes: conversions, sums, argmax, argmin, max and min, with and with
                 if (method == "exp") return exp(t);
                 if (method == "reciprocal") return reciprocal(t);
                 if (method == "bitwise_not") return bitwise_not(t);
+                if (method == "mean") return mean(t);
+                if (method == "var") return var(t, {});
+                if (method == "std") return std_dev(t, {});
                 const bool has_dim = !args.empty();
                 if (method == "argmax") return has_dim ? argmax(t, args[0], args[1]) : argmax(t);
                 if (method == "argmin") return has_dim ? argmin(t, args[0], args[1]) : argmin(t);
