@@ -18,8 +18,15 @@ function field(exercise, f) {
   const control = f.kind === 'select'
     ? h('select', { id, name: f.name }, ...f.options.map((o) => h('option', { value: o.value }, o.label)))
     : h('input', { type: 'text', id, name: f.name, inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false', class: f.wide ? 'exercise-number is-wide' : 'exercise-number' });
-  const label = f.before ? h('label', { for: id }, h('code', {}, f.before), h('span', { class: 'sr-only' }, ` (${f.label})`)) : h('label', { for: id }, `${f.label}:`);
-  return h('p', { class: 'exercise-field' }, label, control, f.after ? h('code', {}, f.after) : null);
+  if (f.before) {
+    // the code's last word and the control stay on one line, so that the choice reads as part of the code
+    const cut = f.before.lastIndexOf(' ') + 1;
+    return h('p', { class: 'exercise-field is-code' },
+      h('label', { for: id }, h('code', {}, f.before.slice(0, cut)), h('span', { class: 'sr-only' }, ` (${f.label})`)),
+      h('span', { class: 'exercise-keep' }, h('code', {}, f.before.slice(cut)), control),
+      f.after ? h('code', {}, f.after) : null);
+  }
+  return h('p', { class: 'exercise-field' }, h('label', { for: id }, `${f.label}:`), control, f.after ? h('code', {}, f.after) : null);
 }
 
 /** What the form holds: { name: value } with checkboxes as booleans and number fields as typed text. */

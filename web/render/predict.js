@@ -53,7 +53,9 @@ export function veiler(article, names, selectors = []) {
       for (const el of results) {
         el.inert = true;
         el.classList.add('is-veiled');
-        el.before(h('p', { class: 'veil-label', 'data-veil-for': el.dataset.tensor }, `${el.dataset.tensor.replace(/_/g, ' ')}: hidden until you answer the question above.`));
+        // the result's own label (`attention_v1(inputs)`), as the learner will see it once shown
+        const label = el.querySelector('.result-label')?.textContent ?? el.dataset.tensor;
+        el.before(h('p', { class: 'veil-label', 'data-veil-for': el.dataset.tensor }, h('code', {}, label), ': hidden until you answer the question above.'));
       }
       for (const el of parts()) el.hidden = true;
     },
