@@ -178,31 +178,127 @@ export const DERIVED_MISTAKES = [
   },
 ];
 
-// The classes of 3.4.2 as their forward runs, with one of the learner mistakes put in (the chapter's own lines
-// otherwise): part is the kept part holding the module, qkv its projections of x.
+// The chapter's classes as their forward runs, with one learner mistake put in (the chapter's own lines
+// otherwise): part is the kept part holding the module, input the result it runs on, kT how its code transposes
+// the keys, heads the width of one head's columns in its output (for a printout of one head).
+const linear = (l, x) => l.forward(x);
 const CLASSES = [
-  { name: 'SelfAttention_v1', part: 'sa_v1', module: (p) => p.sa_v1, step: 'self-attention-v1', qkv: (m, x) => [x.matmul(m.W_query), x.matmul(m.W_key), x.matmul(m.W_value)] },
-  { name: 'SelfAttention_v2', part: 'sa_v2', module: (p) => p.sa_v2, step: 'self-attention-v2', qkv: (m, x) => [m.W_query.forward(x), m.W_key.forward(x), m.W_value.forward(x)] },
+  { name: 'SelfAttention_v1', part: 'sa_v1', module: (p) => p.sa_v1, step: 'self-attention-v1', input: 'inputs', kT: '.T', qkv: (m) => [m.W_query, m.W_key, m.W_value], project: (w, x) => x.matmul(w) },
+  { name: 'SelfAttention_v2', part: 'sa_v2', module: (p) => p.sa_v2, step: 'self-attention-v2', input: 'inputs', kT: '.T', qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
+  { name: 'CausalAttention', part: 'ca', step: 'causal-attention', input: 'batch', kT: '.transpose(1, 2)', causal: true, qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
+  { name: 'MultiHeadAttentionWrapper', part: 'wrapper', step: 'wrapper', input: 'batch', kT: '.transpose(1, 2)', causal: true, wrapper: true, qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
+  { name: 'MultiHeadAttention', part: 'mha', step: 'mha-output', input: 'batch', kT: '.transpose(2, 3)', causal: true, split: true, qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
 ];
+// Each mistake changes one stage of the forward; `causal` ones exist only where there is a mask, `square` ones
+// (weight without .T) only where they can run: nn.Linear's weight is d_out x d_in, so x @ weight needs d_in = d_out.
+const MASK = 'attn_scores.masked_fill_(mask_bool, -torch.inf)';
 const IN_FORWARD = [
-  { id: 'softmax-dim0', question: 'the softmax ran over dim=0', code: ['torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)', 'torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=0)'], weights: (torch, q, k) => torch.softmax(q.matmul(k.T).div(k.shape[1] ** 0.5), 0) },
-  { id: 'no-scaling', question: 'the scores were not divided by √d_k', code: ['torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)', 'torch.softmax(attn_scores, dim=-1)'], weights: (torch, q, k) => torch.softmax(q.matmul(k.T), -1) },
-  { id: 'divide-by-d_k', question: 'the scores were divided by d_k instead of √d_k', code: ['attn_scores / keys.shape[-1]**0.5', 'attn_scores / keys.shape[-1]'], weights: (torch, q, k) => torch.softmax(q.matmul(k.T).div(k.shape[1]), -1) },
-  { id: 'scores-from-values', question: 'the scores used the values instead of the keys', code: ['attn_scores = queries @ keys.T', 'attn_scores = queries @ values.T'], weights: (torch, q, k, v) => torch.softmax(q.matmul(v.T).div(k.shape[1] ** 0.5), -1) },
+  { id: 'softmax-dim0', question: 'the softmax ran over dim=0', code: () => ['torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)', 'torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=0)'], dim: 0 },
+  { id: 'no-scaling', question: 'the scores were not divided by √d_k', code: () => ['torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)', 'torch.softmax(attn_scores, dim=-1)'], scale: (s) => s },
+  { id: 'divide-by-d_k', question: 'the scores were divided by d_k instead of √d_k', code: () => ['attn_scores / keys.shape[-1]**0.5', 'attn_scores / keys.shape[-1]'], scale: (s, d_k) => s.div(d_k) },
+  { id: 'scores-from-values', question: 'the scores used the values instead of the keys', code: (c) => [`attn_scores = queries @ keys${c.kT}`, `attn_scores = queries @ values${c.kT}`], scoresFromValues: true },
+  { id: 'masked-fill-copy', causal: true, question: 'masked_fill was called without the underscore (its masked copy thrown away)', code: () => [MASK, 'attn_scores.masked_fill(mask_bool, -torch.inf)'], mask: (s) => s },
+  { id: 'fill-zero', causal: true, question: 'the future was filled with 0 instead of −∞ before the softmax', code: () => [MASK, 'attn_scores.masked_fill_(mask_bool, 0)'], mask: (s, future) => s.maskedFill(future, 0) },
+  { id: 'mask-after-softmax', causal: true, question: 'the mask was applied after the softmax, without renormalising the rows', code: () => [MASK, 'attn_weights = attn_weights.masked_fill(mask_bool, 0)  # after the softmax'], mask: (s) => s, after: (w, future) => w.maskedFill(future, 0) },
+  { id: 'weight-without-T', square: true, question: 'the projections multiplied by W.weight without .T', code: () => ['queries = self.W_query(x)', 'queries = x @ self.W_query.weight'], project: (l, x) => (l.bias ? x.matmul(l.weight).add(l.bias) : x.matmul(l.weight)) },
 ];
 
-/** Each mistake inside each class's forward: { id, question, code, step, part, name, make(torch, module, inputs) }. */
+// One forward of `c` on x with mistake `m`, step for step as the chapter's classes compute it.
+function forward(torch, c, m, module, x) {
+  const attend = (mod) => {
+    const project = m.project ?? c.project;
+    let [q, k, v] = c.qkv(mod).map((w) => project(w, x));
+    if (c.split) {
+      const [b, n] = x.shape;
+      [q, k, v] = [q, k, v].map((t) => t.view(b, n, module.num_heads, module.head_dim).transpose(1, 2));
+    }
+    const last = (t) => t.transpose(t.shape.length - 2, t.shape.length - 1);
+    const n = q.shape[q.shape.length - 2];
+    const future = c.causal ? torch.triu(torch.ones(n, n), 1).bool() : null;
+    let scores = q.matmul(last(m.scoresFromValues ? v : k));
+    if (c.causal) scores = (m.mask ?? ((s) => s.maskedFill(future, -Infinity)))(scores, future);
+    const d_k = k.shape[k.shape.length - 1];
+    let weights = torch.softmax((m.scale ?? ((s) => s.div(d_k ** 0.5)))(scores, d_k), m.dim ?? -1);
+    if (m.after) weights = m.after(weights, future);
+    let context = weights.matmul(v);
+    if (c.split) {
+      const [b, n2] = x.shape;
+      context = module.out_proj.forward(context.transpose(1, 2).contiguous().view(b, n2, module.d_out));
+    }
+    return context;
+  };
+  return c.wrapper ? torch.cat(module.heads.map(attend), -1) : attend(module);
+}
+const canRun = (c, m, module) =>
+  (!m.causal || c.causal) && (!m.square || (c.project === linear && (c.wrapper ? module.heads[0] : module).W_query.weight.shape.every((d, _, s) => d === s[0])));
+// the width of one head's columns in the class's output
+const headWidth = (c, module) => (c.split ? module.head_dim : c.wrapper ? module.heads[0].W_query.weight.shape[0] : null);
+
+/**
+ * Each mistake inside each class's forward: { id, question, code, step, part, input, make(torch, module, x) }
+ * (make returns null where the mistake cannot run with this module's sizes).
+ */
 export const CLASS_MISTAKES = CLASSES.flatMap((c) =>
-  IN_FORWARD.map((m) => ({
-    id: `${m.id}-in-${c.part}`,
-    question: `${m.question} in ${c.name}.forward`,
-    code: { right: m.code[0], wrong: m.code[1] },
-    step: c.step,
-    part: c.part,
-    module: c.module,
-    make: (torch, module, x) => {
-      const [q, k, v] = c.qkv(module, x);
-      return m.weights(torch, q, k, v).matmul(v);
-    },
-  })),
+  IN_FORWARD.filter((m) => !m.causal || c.causal).map((m) => {
+    const [right, wrong] = m.code(c);
+    return {
+      id: `${m.id}-in-${c.part}`,
+      question: `${m.question} in ${c.name}.forward`,
+      code: { right, wrong },
+      step: c.step,
+      part: c.part,
+      input: c.input,
+      make: (torch, part, x) => {
+        const module = c.module?.(part) ?? part;
+        return canRun(c, m, module) ? Object.assign(forward(torch, c, m, module, x), { headWidth: headWidth(c, module) }) : null;
+      },
+    };
+  }),
 );
+
+// The dropout rates a learner may have built a class with before running it in training mode.
+const TRAINING_P = [0.1, 0.2, 0.5];
+// context_length is no change worth trying: the classes slice their mask to the tokens given
+// (mask[:num_tokens, :num_tokens]), so any context_length >= the number of words prints the same numbers.
+const TRAINED = [
+  { name: 'CausalAttention', part: 'ca', step: 'causal-attention', build: (torch, s, d_in, ctx, p) => new torch.CausalAttention(d_in, s.d_out, ctx, p, s.qkv_bias) },
+  { name: 'MultiHeadAttentionWrapper', part: 'wrapper', step: 'wrapper', build: (torch, s, d_in, ctx, p) => new torch.MultiHeadAttentionWrapper(d_in, s.d_out, ctx, p, s.heads, s.qkv_bias) },
+  { name: 'MultiHeadAttention', part: 'mha', step: 'mha-output', build: (torch, s, d_in, ctx, p) => new torch.MultiHeadAttention(d_in, s.d_out, ctx, p, s.heads, s.qkv_bias) },
+];
+
+/**
+ * Each class built with dropout and run in training mode (a module is in training mode until .eval()), for
+ * the settings' p and the common rates: { id, step, part, input, change, make(torch, module, x, settings) }.
+ * make builds the module anew after its manual_seed, as the learner's cell does, and draws the mask under the
+ * settings' build.
+ */
+export function trainingTargets(settings) {
+  const rates = [...new Set([settings.p, ...TRAINING_P])].filter((p) => p > 0 && p < 1);
+  return TRAINED.flatMap((c) =>
+    rates.map((p) => ({
+      id: `training-${c.part}-${p}`,
+      step: c.step,
+      part: c.part,
+      input: 'batch',
+      change: {
+        kind: 'setting',
+        name: 'training',
+        from: false,
+        to: true,
+        text: `Your numbers are what this step prints with ${c.name} built with dropout ${p} and run in training mode, which drops attention weights at random; the book builds it with dropout 0.0 (or call \`.eval()\` before using it).`,
+        code: { from: `${c.part} = ${c.name}(…, 0.0, …)`, to: `${c.part} = ${c.name}(…, ${p}, …)  # training mode` },
+      },
+      make: (torch, module, x, s) => {
+        torch.manualSeed(s.seed);
+        const m = c.build(torch, s, x.shape[2], s.context_length ?? x.shape[1], p);
+        try {
+          torch.setRngProfile(s.profile);
+          return Object.assign(m.forward(x), { headWidth: c.part === 'mha' ? s.d_out / s.heads : c.part === 'wrapper' ? s.d_out : null });
+        } finally {
+          torch.setRngProfile('default');
+          m.delete();
+        }
+      },
+    })),
+  );
+}

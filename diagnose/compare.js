@@ -45,12 +45,46 @@ const unflatten = (flat, dims) => {
  * is the index prefix of the part ([] for the whole), `first` the first cell that differs, { index, yours, ours },
  * or null, and `matches` whether each pasted number is equal (null for a torch.Size). Null when no part has the paste's shape.
  */
-export function compareResult(result, paste) {
+export function compareResult(result, paste, headWidth = null) {
   if (!result?.shape) return null;
-  const parts = partsOfShape(result.shape, paste.shape);
+  const whole = compareParts(result.shape, () => (result.shape.length === 0 ? [result.values] : result.values.flat(Infinity)), paste);
+  if ((whole && whole.equal === whole.total) || !headWidth || result.shape.length === 0) return whole;
+  const heads = headsView(result, headWidth);
+  if (!heads) return whole;
+  const one = compareParts(heads.shape, heads.flat, paste, 1);
+  if (!one || (whole && whole.equal >= one.equal)) return whole;
+  // one head's columns, [..., h*w:(h+1)*w]: `at` is then the part of that slice
+  const [h, ...at] = one.at;
+  return { ...one, at, columns: [h * headWidth, (h + 1) * headWidth], first: one.first && { ...one.first, index: columnIndex(one.first.index, headWidth) } };
+}
+
+// A result whose last dimension puts heads of `width` columns side by side, as [heads, ...outer, width].
+function headsView(result, width) {
+  const shape = result.shape;
+  const last = shape[shape.length - 1];
+  if (last <= width || last % width !== 0) return null;
+  const count = last / width;
+  const outer = shape.slice(0, -1);
+  return {
+    shape: [count, ...outer, width],
+    flat: () => {
+      const flat = result.values.flat(Infinity);
+      const rows = product(outer);
+      const out = new Array(flat.length);
+      for (let h = 0; h < count; h++) for (let r = 0; r < rows; r++) for (let j = 0; j < width; j++) out[(h * rows + r) * width + j] = flat[r * last + h * width + j];
+      return out;
+    },
+  };
+}
+// An index in the head view, [h, ...outer, j], as an index in the result.
+const columnIndex = ([h, ...rest], width) => [...rest.slice(0, -1), h * width + rest[rest.length - 1]];
+
+// The best of the parts of `shape` (from `minPrefix` index dimensions on) against the paste.
+function compareParts(shape, flatOf, paste, minPrefix = 0) {
+  const parts = partsOfShape(shape, paste.shape).filter((p) => p.at.length >= minPrefix);
   if (parts.length === 0) return null;
   if (paste.kind === 'size') return { at: [], equal: 1, total: 1, first: null, matches: null };
-  const flat = result.shape.length === 0 ? [result.values] : result.values.flat(Infinity);
+  const flat = flatOf();
   let best = null;
   for (const part of parts) {
     let equal = 0;

@@ -9,13 +9,13 @@
 import { STEPS } from '../web/steps/index.js';
 import { ChapterRun } from './chapter-run.js';
 import { compareResult } from './compare.js';
-import { COMMON_SEEDS, SEED_RANGE, DERIVED_MISTAKES, CLASS_MISTAKES, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
+import { COMMON_SEEDS, SEED_RANGE, DERIVED_MISTAKES, CLASS_MISTAKES, trainingTargets, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
 
 /**
  * The results a paste is compared with: each step's shown results (and the right side of its mistakes), and
  * each mistake's wrong result; restricted to one step's when `stepId` is given.
  */
-export function targetsOf(stepId = null) {
+export function targetsOf(stepId = null, settings = null) {
   const steps = stepId ? STEPS.filter((s) => s.id === stepId) : STEPS;
   const plain = new Map();
   const mistakes = [];
@@ -28,13 +28,14 @@ export function targetsOf(stepId = null) {
   }
   const derived = DERIVED_MISTAKES.filter((d) => steps.some((s) => s.id === d.step)).map((d) => ({ ...d, name: `mistake:${d.id}`, change: mistakeChange(d) }));
   const inClasses = CLASS_MISTAKES.filter((d) => steps.some((s) => s.id === d.step)).map((d) => ({ ...d, name: `mistake:${d.id}`, change: mistakeChange(d) }));
-  return { plain: [...plain].map(([name, step]) => ({ name, step })), mistakes, derived, inClasses };
+  const training = settings ? trainingTargets(settings).filter((d) => steps.some((s) => s.id === d.step)).map((d) => ({ ...d, name: `training:${d.id}` })) : [];
+  return { plain: [...plain].map(([name, step]) => ({ name, step })), mistakes, derived, inClasses: [...inClasses, ...training] };
 }
 
 export function search(torch, settings, paste, { step = null } = {}) {
   const run = new ChapterRun(torch, settings);
   try {
-    return searchIn(run, settings, paste, targetsOf(step));
+    return searchIn(run, settings, paste, targetsOf(step, settings));
   } finally {
     run.dispose();
   }
@@ -46,7 +47,7 @@ function searchIn(run, settings, paste, targets) {
   const every = [...targets.plain.map((t) => ({ ...t, change: null })), ...targets.mistakes];
   const derived = targets.derived;
   const inClasses = targets.inClasses;
-  const fits = (name) => compareResult({ shape: run.results[name]?.shape }, { ...paste, kind: 'size' }) !== null;
+  const fits = (name) => compareResult({ shape: run.results[name]?.shape }, { ...paste, kind: 'size' }, HEAD_WIDTH[name]?.(settings)) !== null;
   const all = every.filter((t) => fits(t.name));
   const exact = [];
   const exactly = (result) => {
@@ -56,13 +57,16 @@ function searchIn(run, settings, paste, targets) {
   let nearest = null;
 
   // compares every target a run recomputed (all of them for the settings as they are)
-  const check = (results, changes, recomputed, targets = all, parts = null) => {
+  const check = (results, changes, recomputed, targets = all, parts = null, runSettings = settings) => {
     // the mistakes made from results, where those were computed (as the paste's shape allows), and those put
     // into a class's forward, where this run has the class
     const made = new Set();
+    // (a class built anew in training mode has no draws change to follow: its cell seeds it itself)
     for (const d of parts ? inClasses : []) {
-      if (!parts.has(d.part) || !results.inputs?.tensor) continue;
-      results = { ...results, [d.name]: { name: d.name, label: d.code.wrong, ...lazyValues(d.make(run.torch, d.module(parts.get(d.part)), results.inputs.tensor)) } };
+      if (!parts.has(d.part) || !results[d.input]?.tensor || (d.change && changes.some((c) => c.draws))) continue;
+      const tensor = d.make(run.torch, parts.get(d.part), results[d.input].tensor, runSettings);
+      if (!tensor) continue;
+      results = { ...results, [d.name]: { name: d.name, label: d.code?.wrong ?? d.change.code.to, headWidth: tensor.headWidth, ...lazyValues(tensor) } };
       made.add(d.name);
     }
     for (const d of derived) {
@@ -74,12 +78,12 @@ function searchIn(run, settings, paste, targets) {
     for (const t of [...targets, ...derived, ...inClasses]) {
       if (made.has(t.name) ? false : recomputed ? !recomputed.has(t.name) : false) continue;
       if (!made.has(t.name) && t.make) continue;
-      const cmp = compareResult(results[t.name], paste);
+      const cmp = compareResult(results[t.name], paste, results[t.name]?.headWidth ?? HEAD_WIDTH[t.name]?.(runSettings));
       if (!cmp) continue;
       const answer = {
         step: t.step,
         result: t.name,
-        label: results[t.name].label,
+        label: results[t.name].label + (cmp.columns ? `[..., ${cmp.columns[0]}:${cmp.columns[1]}]` : ''),
         at: cmp.at,
         changes: [...changes, ...(t.change ? [t.change] : [])].map(publicChange),
         cells: { equal: cmp.equal, total: cmp.total },
@@ -100,7 +104,8 @@ function searchIn(run, settings, paste, targets) {
     const targets = 'd_out' in changed || 'heads' in changed ? every : all;
     const wanted = [...new Set([...targets.map((t) => t.name), ...derived.flatMap((d) => d.from)])].filter((n) => affected[run.shownIn.get(n)]);
     if (wanted.length === 0) return;
-    run.rerun({ ...settings, ...changed }, { affected, direct, wanted, draws, inspect: (results, parts) => check(results, changes, new Set(wanted), targets, parts) });
+    const runSettings = { ...settings, ...changed };
+    run.rerun(runSettings, { affected, direct, wanted, draws, inspect: (results, parts) => check(results, changes, new Set(wanted), targets, parts, runSettings) });
   };
 
   check(run.results, [], null, all, new Map([...run.parts].map(([name, { part }]) => [name, part])));
@@ -163,6 +168,15 @@ function searchIn(run, settings, paste, targets) {
   }
   return finish(exact, nearest);
 }
+
+// The width of one head's columns in the results that put the heads side by side (for a printout of one head).
+const HEAD_WIDTH = {
+  wrapper_out: (s) => s.d_out,
+  wrapper_as_mha: (s) => s.d_out,
+  wrapper_out_d1: () => 1,
+  mha_context_merged: (s) => s.d_out / s.heads,
+  mha_out: (s) => s.d_out / s.heads,
+};
 
 const publicChange = ({ kind, name, from, to, text, code }) => ({ kind, name, from, to, text, code });
 

@@ -123,6 +123,102 @@ test('one copy of the batch, one head and one row are compared on what they hold
   assert.deepEqual([first(row), row.exact[0].at], [[], [3]]);
 });
 
+// CausalAttention's forward step by step on the batch, with `vary` changing one stage (the book's lines otherwise)
+function causalForward(module, x, vary = {}) {
+  const [q, k, v] = ['W_query', 'W_key', 'W_value'].map((w) => (vary.project ?? ((l) => l.forward(x)))(module[w]));
+  const n = x.shape[1];
+  const future = torch.triu(torch.ones(n, n), 1).bool();
+  const scores = q.matmul((vary.scoresFrom === 'values' ? v : k).transpose(1, 2));
+  const masked = (vary.mask ?? ((s) => s.maskedFill(future, -Infinity)))(scores, future);
+  const d_k = k.shape[2];
+  const weights = torch.softmax((vary.scale ?? ((s) => s.div(d_k ** 0.5)))(masked, d_k), vary.dim ?? -1);
+  return (vary.after ? vary.after(weights, future) : weights).matmul(v);
+}
+const bookBatch = () => torch.stack([torch.tensor(BOOK_EMBEDDINGS), torch.tensor(BOOK_EMBEDDINGS)], 0);
+const causalMistakes = {
+  'scores-from-values': { scoresFrom: 'values' },
+  'no-scaling': { scale: (s) => s },
+  'divide-by-d_k': { scale: (s, d_k) => s.div(d_k) },
+  'softmax-dim0': { dim: 0 },
+  'masked-fill-copy': { mask: (s) => s },
+  'fill-zero': { mask: (s, future) => s.maskedFill(future, 0) },
+  'mask-after-softmax': { mask: (s) => s, after: (w, future) => w.maskedFill(future, 0) },
+};
+for (const [id, vary] of Object.entries(causalMistakes)) {
+  test(`mistake in CausalAttention.forward: ${id} is named as that mistake in that class`, async () => {
+    torch.manualSeed(123);
+    const printed = causalForward(new torch.CausalAttention(3, 2, 6, 0.0), bookBatch(), vary).toString();
+    const answers = await diagnose({ printed });
+    assert.deepEqual(first(answers).map((c) => [c.kind, c.name]), [['mistake', `${id}-in-ca`]]);
+    assert.equal(answers.exact[0].step, 'causal-attention');
+  });
+}
+
+test('mistake in the wrapper: the scores from the values in every head, named for the wrapper', async () => {
+  torch.manualSeed(123);
+  const wrapper = new torch.MultiHeadAttentionWrapper(3, 2, 6, 0.0, 2);
+  const printed = torch.cat(wrapper.heads.map((h) => causalForward(h, bookBatch(), { scoresFrom: 'values' })), -1).toString();
+  const answers = await diagnose({ printed, step: 'wrapper' });
+  assert.deepEqual(first(answers).map((c) => [c.kind, c.name]), [['mistake', 'scores-from-values-in-wrapper']]);
+});
+
+test('mistake in MultiHeadAttention: d_k instead of √d_k in every head, named for that class', async () => {
+  torch.manualSeed(123);
+  const mha = new torch.MultiHeadAttention(3, 2, 6, 0.0, 2);
+  const x = bookBatch();
+  const split = (t) => t.view(2, 6, 2, 1).transpose(1, 2);
+  const [q, k, v] = [mha.W_query, mha.W_key, mha.W_value].map((l) => split(l.forward(x)));
+  const future = torch.triu(torch.ones(6, 6), 1).bool();
+  const weights = torch.softmax(q.matmul(k.transpose(2, 3)).maskedFill(future, -Infinity).div(1), -1);
+  // with head_dim 1, d_k and √d_k are both 1: the mistake prints the book's numbers and nothing has changed
+  const same = await diagnose({ printed: mha.out_proj.forward(weights.matmul(v).transpose(1, 2).contiguous().view(2, 6, 2)).toString(), step: 'mha-output' });
+  assert.deepEqual(first(same), []);
+  torch.manualSeed(123);
+  const wide = new torch.MultiHeadAttention(3, 4, 6, 0.0, 2);
+  const split2 = (t) => t.view(2, 6, 2, 2).transpose(1, 2);
+  const [q2, k2, v2] = [wide.W_query, wide.W_key, wide.W_value].map((l) => split2(l.forward(x)));
+  const w2 = torch.softmax(q2.matmul(k2.transpose(2, 3)).maskedFill(future, -Infinity).div(2), -1);
+  const printed = wide.out_proj.forward(w2.matmul(v2).transpose(1, 2).contiguous().view(2, 6, 4)).toString();
+  const answers = await diagnose({ printed, settings: { d_out: 4 }, step: 'mha-output' });
+  assert.deepEqual(first(answers).map((c) => [c.kind, c.name]), [['mistake', 'divide-by-d_k-in-mha']]);
+});
+
+test('mistake: nn.Linear weight without .T is tried only where it can run (d_in = d_out)', async () => {
+  const settings = { d_out: 3, heads: 1 };
+  torch.manualSeed(123);
+  const ca = new torch.CausalAttention(3, 3, 6, 0.0);
+  const printed = causalForward(ca, bookBatch(), { project: (l) => bookBatch().matmul(l.weight) }).toString();
+  const answers = await diagnose({ printed, settings, step: 'causal-attention' });
+  assert.deepEqual(first(answers).map((c) => [c.kind, c.name]), [['mistake', 'weight-without-T-in-ca']]);
+});
+
+for (const [cls, part, step, make] of [
+  ['CausalAttention', 'ca', 'causal-attention', (p) => new torch.CausalAttention(3, 2, 6, p)],
+  ['MultiHeadAttentionWrapper', 'wrapper', 'wrapper', (p) => new torch.MultiHeadAttentionWrapper(3, 2, 6, p, 2)],
+]) {
+  test(`setting: ${cls} built with dropout and left in training mode is named as training`, async () => {
+    torch.manualSeed(123);
+    const printed = make(0.1).forward(bookBatch()).toString();
+    const answers = await diagnose({ printed, step });
+    assert.deepEqual(first(answers), [{ kind: 'setting', name: 'training', to: true }]);
+    assert.match(answers.exact[0].changes[0].code.to, new RegExp(`${part} = ${cls}\\(…, 0\\.1, …\\)  # training mode`));
+  });
+}
+
+test("one head's columns of the wrapper's and MultiHeadAttention's output are compared on what they hold", async () => {
+  const results = computeChapter(torch, bookSettings());
+  const columns = (t, a, b) => torch.tensor(t.toArray().map((copy) => copy.map((row) => row.slice(a, b))));
+  const wrapperHead = await diagnose({ printed: columns(results.wrapper_out.tensor, 2, 4).toString(), step: 'wrapper' });
+  assert.deepEqual([first(wrapperHead), wrapperHead.exact[0].result, wrapperHead.exact[0].label], [[], 'wrapper_out', 'mha(batch)[..., 2:4]']);
+  const oneCopy = await diagnose({ printed: columns(results.wrapper_out.tensor, 0, 2).at(1).toString(), step: 'wrapper' });
+  assert.deepEqual([first(oneCopy), oneCopy.exact[0].label, oneCopy.exact[0].at], [[], 'mha(batch)[..., 0:2]', [0]]);
+  const mhaHead = await diagnose({ printed: columns(results.mha_context_merged.tensor, 1, 2).toString(), step: 'mha-merge' });
+  assert.ok(mhaHead.exact.some((a) => a.result === 'mha_context_merged' && a.label.endsWith('[..., 1:2]') && a.changes.length === 0));
+  const altered = columns(results.wrapper_out.tensor, 2, 4).toString().replace(/(\d\.\d{4})/, (d) => (Number(d) + 0.0001).toFixed(4));
+  const near = await diagnose({ printed: altered, step: 'wrapper' });
+  assert.deepEqual([near.exact.length, near.nearest.label, near.nearest.firstDifference.index], [0, 'mha(batch)[..., 2:4]', [0, 0, 2]]);
+});
+
 test('one altered number: no exact answer, and the nearest result names that cell', async () => {
   const printed = BOOK_PRINTS.attn_weights_2.replace('0.2379', '0.2380');
   const { exact, nearest } = await diagnose({ printed, step: 'softmax-torch' });
