@@ -17,6 +17,7 @@ import { loadCore, loadKatex } from './app/start.js';
 import { writeHash, writeEdit, endEdit } from './app/history.js';
 import { installDrawer } from './app/drawer.js';
 import { shownValues, showUpdated, scrollBehavior } from './app/highlight.js';
+import { warmUpNotebook } from './app/warm-up.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -70,6 +71,7 @@ async function boot() {
   katex = await loadKatex();
   typesetPending(els.step, katex);
   makeScrollersReachable();
+  warmUpNotebook(); // while the learner reads, the notebook's files come into the cache
 }
 
 // ---------------------------------------------------------------- computing

@@ -22,15 +22,18 @@ self.addEventListener('activate', (event) => event.waitUntil((async () => {
   await self.clients.claim();
 })()));
 
-/** Every file of the site into the cache (those already there stay): asked for by a page once it has loaded. */
+// Pyodide first: what a notebook waits for is what a page warming it up should have early.
+const KEEP_ORDER = [...SITE_FILES].sort((a, b) => Number(b.startsWith('pyodide/')) - Number(a.startsWith('pyodide/')));
+
+/** Every file of the site into the cache (those already there stay), at low priority; `report(done)` after each. */
 async function keepSite(report) {
   const cache = await caches.open(CACHE);
   const kept = new Set((await cache.keys()).map((r) => r.url));
   let done = 0;
-  for (const file of SITE_FILES) {
+  for (const file of KEEP_ORDER) {
     const url = new URL(file, scope).href;
     if (!kept.has(url)) {
-      const response = await fetch(url, { cache: 'no-cache' });
+      const response = await fetch(url, { cache: 'no-cache', priority: 'low' });
       if (response.ok) await cache.put(url, response);
     }
     done += 1;
@@ -38,10 +41,23 @@ async function keepSite(report) {
   }
 }
 
+// One run at a time, whoever asks (the walk-through warming up the notebook, then the notebook itself): a
+// second request follows the run under way.
+let keeping = null;
+const listeners = new Set();
+function keepSiteOnce(report) {
+  listeners.add(report);
+  keeping ??= keepSite((done) => listeners.forEach((listener) => listener(done))).finally(() => {
+    keeping = null;
+    listeners.clear();
+  });
+  return keeping;
+}
+
 self.addEventListener('message', (event) => {
   if (event.data?.type !== 'keep-site') return;
   const port = event.ports[0];
-  event.waitUntil(keepSite((done) => port?.postMessage({ done, of: SITE_FILES.length }))
+  event.waitUntil(keepSiteOnce((done) => port?.postMessage({ done, of: SITE_FILES.length }))
     .then(() => port?.postMessage({ kept: true, build: BUILD }), (error) => port?.postMessage({ failed: String(error) })));
 });
 
@@ -76,7 +92,14 @@ async function respond(request) {
   const kept = SITE_FILES.length ? await cache.match(key) : null;
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.ok && SITE_FILES.length && request.method === 'GET') await cache.put(key, response.clone());
+  if (!response.ok || !SITE_FILES.length) return response;
+  // WebAssembly is served from the cache even the first time: Chromium keeps the compiled code only beside a
+  // response that came from the cache, and so the next visit skips the compile.
+  if (key.endsWith('.wasm')) {
+    await cache.put(key, response);
+    return (await cache.match(key)) ?? fetch(request);
+  }
+  await cache.put(key, response.clone());
   return response;
 }
 
