@@ -76,9 +76,19 @@ async function boot() {
 
 // ---------------------------------------------------------------- computing
 
+/** Runs fn as a named performance measure ('page:compute', 'page:draw-step', ...), which the benchmark reads. */
+function timed(name, fn) {
+  const start = performance.now();
+  try {
+    return fn();
+  } finally {
+    performance.measure(name, { start, end: performance.now() });
+  }
+}
+
 function compute(settings) {
   try {
-    const results = chapter.computeChapter(torch, settings);
+    const results = timed('page:compute', () => chapter.computeChapter(torch, settings));
     // Drawn embeddings: the settings keep the numbers drawn, for the form and the code to show them.
     if (settings.inputs !== 'typed') settings.embeddings = results.inputs.values.map((row) => [...row]);
     return { results };
@@ -178,6 +188,7 @@ function render({ writeForm }) {
   takeApart.hide();
   const book = isBook(state.settings);
   let article;
+  performance.mark('page:draw-step');
   try {
     article = renderStep(step, {
       results: state.results,
@@ -201,7 +212,9 @@ function render({ writeForm }) {
   els.step.replaceChildren(article);
   fitLedes(els.step);
   makeScrollersReachable();
+  performance.measure('page:draw-step', 'page:draw-step');
 
+  performance.mark('page:draw-panels');
   renderToc(els.toc, { steps, current: step.id, settings: state.settings });
   revealCurrent(els.toc);
   renderHere(els.here, { steps, current: step.id, settings: state.settings });
@@ -222,6 +235,7 @@ function render({ writeForm }) {
   renderNotices();
   renderNav(steps, index);
   document.title = `${step.section} ${step.title} · Attention, computed live`;
+  performance.measure('page:draw-panels', 'page:draw-panels');
 }
 
 /** A formula wider than the screen scrolls sideways; keyboard users need to be able to reach it. */
@@ -318,8 +332,8 @@ function wireEvents() {
 
   drawer = installDrawer(els.settings, $('open-settings'));
 
-  els.settings.addEventListener('input', onSettingsInput);
-  els.settings.addEventListener('change', onSettingsInput);
+  els.settings.addEventListener('input', onSettingsEvent);
+  els.settings.addEventListener('change', onSettingsEvent);
   // Words added and removed in the form, then read like any other edit.
   els.settings.addEventListener('click', (e) => {
     const target = e.target instanceof Element ? e.target : null;
@@ -360,6 +374,22 @@ function move(delta, { focusHeading = false } = {}) {
   return true;
 }
 
+// Typing reads the form once per frame: a burst of keystrokes computes and draws once, with all of them.
+// A committed edit ('change') is read at once, with any keystroke still waiting.
+let pendingInput = 0;
+function onSettingsEvent(event) {
+  if (event.type === 'input') {
+    pendingInput ||= requestAnimationFrame(() => {
+      pendingInput = 0;
+      onSettingsInput({ type: 'input' });
+    });
+    return;
+  }
+  cancelAnimationFrame(pendingInput);
+  pendingInput = 0;
+  onSettingsInput(event);
+}
+
 function onSettingsInput(event) {
   const { settings, errors } = readSettings(els.settings);
   const hadErrors = Object.keys(state.formErrors).length > 0;
@@ -388,9 +418,9 @@ function onSettingsInput(event) {
   } else if (committed) {
     endEdit();
   }
-  const before = shownValues(els.step);
+  const before = timed('page:highlight', () => shownValues(els.step));
   render({ writeForm: false });
-  showUpdated(before, { step: els.step, settings: els.settings, nav: els.prev.closest('.step-nav'), drawerOpen: drawer.isOpen() });
+  timed('page:highlight', () => showUpdated(before, { step: els.step, settings: els.settings, nav: els.prev.closest('.step-nav'), drawerOpen: drawer.isOpen() }));
 }
 
 function resetToBook() {

@@ -210,15 +210,16 @@ function repeatsBatch0(result, b) {
 /** One batch's heads: side by side, or (too many to fit) small maps to pick from and the picked head's table. */
 function headRow(result, scale, b, book, texts) {
   const [, heads, , cols] = result.shape;
-  const boxes = Array.from({ length: heads }, (_, hd) => matrixBox(result, scale, [b, hd], leadCaption([b, hd], result.axes), book, texts));
-  if (heads * (cols + 1) <= COLUMNS_SIDE_BY_SIDE) return h('div', { class: 'head-row' }, ...boxes);
+  const box = (hd) => matrixBox(result, scale, [b, hd], leadCaption([b, hd], result.axes), book, texts);
+  if (heads * (cols + 1) <= COLUMNS_SIDE_BY_SIDE) return h('div', { class: 'head-row' }, ...Array.from({ length: heads }, (_, hd) => box(hd)));
 
+  // Only the picked head's table is built (16 heads of 16 x 16 would be 4,096 cells drawn for 256 shown).
   const picked = Math.min(chosenHead.get(result.name) ?? 0, heads - 1);
   const picks = Array.from({ length: heads }, (_, hd) =>
     h('button', { type: 'button', class: 'head-pick', 'aria-pressed': String(hd === picked), 'data-head': String(hd) },
       miniMap(result, scale, [b, hd]), h('span', {}, `head ${hd}`)),
   );
-  boxes.forEach((box, hd) => (box.hidden = hd !== picked));
+  let shown = box(picked);
   const picker = h('div', { class: 'head-picker', role: 'group', 'aria-label': `batch ${b}: ${heads} heads, pick one to see its numbers` }, ...picks);
   picker.addEventListener('click', (e) => {
     const pick = e.target instanceof Element ? e.target.closest('.head-pick') : null;
@@ -226,9 +227,11 @@ function headRow(result, scale, b, book, texts) {
     const hd = Number(pick.dataset.head);
     chosenHead.set(result.name, hd);
     picks.forEach((p, i) => p.setAttribute('aria-pressed', String(i === hd)));
-    boxes.forEach((box, i) => (box.hidden = i !== hd));
+    const next = box(hd);
+    shown.replaceWith(next);
+    shown = next;
   });
-  return h('div', { class: 'head-row is-picked' }, picker, ...boxes);
+  return h('div', { class: 'head-row is-picked' }, picker, shown);
 }
 
 /** A head's matrix as small coloured squares, on the same colour scale as the tables. */
@@ -256,7 +259,11 @@ function leadCaption(idx, axes) {
   return { index: `[${idx.join(', ')}]`, meaning: idx.map((i, d) => `${names[d]} ${i}`).join(', ') };
 }
 
-function matrixBox(result, scale, lead, caption, book = null, texts = null) {
+// A wider table draws its first columns only (the wrapper's 16 heads of 64 are 1,024 columns), with a
+// button that draws the rest: thousands of cells make every edit slow, and no screen shows them at once.
+export const DRAWN_COLUMNS = 32;
+
+function matrixBox(result, scale, lead, caption, book = null, texts = null, allColumns = false) {
   const shape = result.shape;
   const ndim = shape.length;
   const label = result.label ?? result.name;
@@ -272,8 +279,9 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null) {
   );
 
   const values = ndim === 0 ? [[result.values]] : ndim === 1 ? [result.values] : at(result.values, lead);
-  const nCols = values[0].length;
-  const colLabels = axisLabels(result.cols, nCols);
+  const allCols = values[0].length;
+  const nCols = allColumns ? allCols : Math.min(allCols, DRAWN_COLUMNS);
+  const colLabels = axisLabels(result.cols, allCols).slice(0, nCols);
   const rowLabels = ndim >= 2 ? axisLabels(result.rows, values.length) : null;
 
   if (ndim >= 1) {
@@ -287,7 +295,7 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null) {
   values.forEach((row, i) => {
     const tr = h('tr', {});
     if (rowLabels) tr.append(h('th', { scope: 'row' }, rowLabels[i]));
-    row.forEach((v, j) => {
+    row.slice(0, nCols).forEach((v, j) => {
       const index = ndim === 0 ? [] : ndim === 1 ? [j] : [...lead, i, j];
       const mark = safeMark(result, index);
       const flat = index.reduce((at, k, d) => at * shape[d] + k, 0);
@@ -316,10 +324,21 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null) {
     tbody.append(tr);
   });
   table.append(tbody);
-  const box = h('div', { class: 'matrix-box' }, table, h('p', { class: 'scroll-hint' }, 'Scroll sideways for more columns'));
+  const box = h('div', { class: 'matrix-box' }, table, h('p', { class: 'scroll-hint' }, 'Scroll sideways for more columns'),
+    h('p', { class: 'offscreen-columns', 'aria-hidden': 'true' }));
   box.addEventListener('scroll', () => showOverflow(box), { passive: true });
   overflowWatch?.observe(box);
-  return box;
+  if (nCols === allCols) return box;
+  const drawAll = h('button', { type: 'button', class: 'button quiet small' }, `Draw all ${allCols.toLocaleString('en')} columns`);
+  const cut = h('div', { class: 'columns-cut' },
+    h('p', {}, `Only columns 0–${nCols - 1} of ${allCols.toLocaleString('en')} are drawn. `), drawAll);
+  const whole = h('div', { class: 'matrix-cut' }, box, cut);
+  drawAll.addEventListener('click', () => {
+    const full = matrixBox(result, scale, lead, caption, book, texts, true);
+    whole.replaceWith(full);
+    full.querySelector('td.cell')?.focus();
+  });
+  return whole;
 }
 
 // A table wider than its box scrolls inside it: the box fades at the edge where columns are hidden and a
@@ -332,6 +351,25 @@ function showOverflow(box) {
   box.classList.toggle('is-scrollable', scrolls);
   box.classList.toggle('fade-left', scrolls && box.scrollLeft > 1);
   box.classList.toggle('fade-right', scrolls && box.scrollLeft < hidden - 1);
+  const cue = box.querySelector(':scope > .offscreen-columns');
+  if (cue) cue.textContent = scrolls ? offscreenColumns(box) : '';
+}
+
+/** Which columns of a scrolled table are out of sight, e.g. 'Off screen: columns 10–16 (word10 … word16)'. */
+export function offscreenColumns(box) {
+  const { left, right } = box.getBoundingClientRect();
+  const heads = [...box.querySelectorAll(':scope > table > thead th')];
+  const out = heads.flatMap((th, j) => {
+    const r = th.getBoundingClientRect();
+    return r.left < left - 1 || r.right > right + 1 ? [j] : [];
+  });
+  if (!out.length) return '';
+  // runs of neighbouring columns: [[0, 2], [12, 15]]
+  const runs = out.reduce((all, j) => (all.length && all.at(-1)[1] === j - 1 ? (all.at(-1)[1] = j, all) : [...all, [j, j]]), []);
+  const name = (j) => heads[j].textContent;
+  const numbered = heads.every((th, j) => th.textContent === String(j));
+  const run = ([a, b]) => (a === b ? (numbered ? `column ${a}` : `${name(a)} (column ${a})`) : numbered ? `columns ${a}–${b}` : `${name(a)} … ${name(b)} (columns ${a}–${b})`);
+  return `Off screen: ${runs.map(run).join(' and ')}`;
 }
 
 function axisLabels(labels, n) {

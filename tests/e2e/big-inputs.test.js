@@ -1,0 +1,91 @@
+// Big inputs (16 words x 16 dims x 16 heads, d_out 64): a burst of keystrokes in a word and in a seed ends
+// with the numbers of the last settings, a scrolled table names the columns off screen, a table wider than
+// the page draws its first columns with a button that draws the rest, and only the picked head is built.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { assertNoProblems, closePage, firstDifference, newPage, openAt, reference, sameNumbers, siteForTests, stepSelector, tensorValues } from './harness.mjs';
+import { SIZES } from '../../scripts/bench/inputs.mjs';
+import { parseHash } from '../../web/state.js';
+
+const env = siteForTests();
+const BIG = SIZES['16x16x16'];
+const settingsOf = (page) => parseHash(new URL(page.url()).hash).settings;
+
+/** Every tensor the step shows equals computeChapter's for the settings in the URL. */
+async function assertShowsSettings(page, id) {
+  const expected = await reference(settingsOf(page));
+  const names = await page.locator(`${stepSelector(id)} [data-tensor]`).evaluateAll((els) => els.map((el) => el.dataset.tensor));
+  assert.ok(names.length > 0, `${id} shows tensors`);
+  for (const name of names) {
+    if (!expected[name]?.values) continue;
+    const shown = await tensorValues(page, id, name);
+    assert.ok(sameNumbers(shown, expected[name].values), `${id}: ${name}: ${firstDifference(shown, expected[name].values)}`);
+  }
+}
+
+test('a burst of keystrokes in a word and in the seed ends with the last settings’ numbers', async () => {
+  const page = await newPage(env.browser);
+  const id = 'mha-weights';
+  await openAt(page, env.base, id, BIG);
+  // typed as fast as the keyboard sends them: the page computes once per frame, with every key so far
+  await page.locator('#token-2').focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type('abcdef', { delay: 0 });
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('word3abcdef'));
+  assert.equal(settingsOf(page).tokens[2], 'word3abcdef');
+  await assertShowsSettings(page, id);
+
+  await page.locator('#inputSeed').selectText();
+  await page.keyboard.type('4242', { delay: 0 });
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('inputSeed') === '4242');
+  assert.equal(settingsOf(page).inputSeed, 4242);
+  await assertShowsSettings(page, id);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('16 heads: only the picked head’s table is built; a scrolled table names its columns off screen', async () => {
+  const page = await newPage(env.browser, { width: 390, height: 844 });
+  await openAt(page, env.base, 'mha-weights', BIG);
+  const figure = page.locator(`${stepSelector('mha-weights')} figure[data-tensor="mha_weights"]`);
+  assert.equal(await figure.locator('table.matrix').count(), 1, 'one table: the picked head’s');
+  const box = figure.locator('.matrix-box').first();
+  const cue = box.locator('.offscreen-columns');
+  await page.waitForFunction((el) => el.textContent.startsWith('Off screen:'), await cue.elementHandle());
+  // the cue names the columns whose heads are out of the box, and changes when the table scrolls
+  const outOfBox = () => box.evaluate((b) => {
+    const { left, right } = b.getBoundingClientRect();
+    return [...b.querySelectorAll('thead th')].filter((th) => th.getBoundingClientRect().right > right + 1 || th.getBoundingClientRect().left < left - 1).map((th) => th.textContent);
+  });
+  const atStart = await outOfBox();
+  assert.ok(atStart.length > 0 && atStart.length < 16);
+  const text = await cue.textContent();
+  assert.ok(text.startsWith('Off screen: ') && text.includes(atStart[0]) && text.includes(atStart.at(-1)), text);
+  const before = await cue.textContent();
+  await box.evaluate((b) => b.scrollTo(b.scrollWidth, 0));
+  await page.waitForFunction(([el, text]) => el.textContent !== text, [await cue.elementHandle(), before]);
+  const atEnd = await outOfBox();
+  assert.ok(atEnd.length > 0 && atEnd[0] !== atStart[0]);
+  assert.match(await cue.textContent(), new RegExp(`^Off screen: ${atEnd[0]}`));
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('a table of 1,024 columns draws 32 with a button that draws them all', async () => {
+  const page = await newPage(env.browser);
+  await openAt(page, env.base, 'wrapper', BIG);
+  const figure = page.locator(`${stepSelector('wrapper')} figure[data-tensor="wrapper_out"]`);
+  const table = figure.locator('table.matrix').first();
+  assert.equal(await table.locator('tbody tr').first().locator('td.cell').count(), 32);
+  const cuts = await figure.locator('.columns-cut').count();
+  const cut = figure.locator('.columns-cut').first();
+  assert.match(await cut.textContent(), /Only columns 0–31 of 1,024 are drawn/);
+  await cut.getByRole('button', { name: 'Draw all 1,024 columns' }).click();
+  const full = figure.locator('table.matrix').first();
+  await full.locator('tbody tr').first().locator('td.cell').nth(1023).waitFor({ state: 'attached' });
+  assert.equal(await full.locator('tbody tr').first().locator('td.cell').count(), 1024);
+  assert.equal(await figure.locator('.columns-cut').count(), cuts - 1, 'that table is whole, the others still cut');
+  assertNoProblems(page);
+  await closePage(page);
+});
