@@ -16,17 +16,11 @@ namespace attn {
 
 namespace {
 
-int64_t wrap(int64_t dim, int64_t rank) {
-    const int64_t n = std::max<int64_t>(rank, 1);
-    if (dim < -n || dim >= n) throw Error(dim_out_of_range(dim, n));
-    return dim < 0 ? dim + n : dim;
-}
-
 // Which dims a reduction over `dims` removes (an empty list: all of them), each checked once.
 std::vector<bool> reduced_dims(const Tensor& t, const Shape& dims) {
     std::vector<bool> reduced(static_cast<size_t>(t.dim()), dims.empty());
     for (int64_t dim : dims) {
-        const int64_t d = wrap(dim, t.dim());
+        const int64_t d = wrap_dim(dim, t.dim());
         if (t.dim() == 0) continue;
         if (reduced[static_cast<size_t>(d)])
             throw Error("dim " + std::to_string(d) + " appears multiple times in the list of dims");
@@ -251,7 +245,7 @@ Tensor prod(const Tensor& t, int64_t dim, bool keepdim) {
 
 Tensor cumsum(const Tensor& t, int64_t dim) {
     refuse_int64_result(t, "cumsum");
-    const int64_t d = wrap(dim, t.dim());
+    const int64_t d = wrap_dim(dim, t.dim());
     Tensor out = t.clone();
     if (t.dim() == 0) return out.record("CumsumBackward0", {&t});
     // Each line along d: a running sum in double (PyTorch's CPU accumulator for float), rounded per element.
@@ -347,7 +341,7 @@ float column_exp_sum(const float* x, int64_t n, int64_t inner, float m, bool vec
 
 Tensor log_softmax(const Tensor& t, int64_t dim) {
     refuse_bool(t, "\"softmax_kernel_impl\" not implemented for 'Bool'");
-    const int64_t d = wrap(dim, t.dim());
+    const int64_t d = wrap_dim(dim, t.dim());
     if (t.dim() == 0) return Tensor::full({}, 0.0f).record("LogSoftmaxBackward0", {&t});
     // x - max - log(sum of exp(x - max)) along d, as ATen's kernels: along the last dim every exp is its
     // vectorised one (exp_ref's bits), summed in lanes; along another, the inner positions go in chunks, and

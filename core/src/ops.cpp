@@ -757,11 +757,6 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, double value) {
     return out.record("MaskedFillBackward0", {&t});
 }
 
-static int64_t wrap_dim(int64_t dim, int64_t rank) {
-    if (dim < -rank || dim >= rank) throw Error(dim_out_of_range(dim, rank));
-    return dim < 0 ? dim + rank : dim;
-}
-
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
     if (tensors.empty()) throw Error("torch.cat(): expected a non-empty list of Tensors");
     for (size_t i = 0; i < tensors.size(); ++i)

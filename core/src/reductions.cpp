@@ -78,9 +78,7 @@ std::vector<int64_t> memory_order(const Tensor& t) {
 
 int64_t wrap(int64_t dim, int64_t rank, const char* op) {
     (void)op;  // PyTorch's message names no operation
-    const int64_t n = std::max<int64_t>(rank, 1);
-    if (dim < -n || dim >= n) throw Error(dim_out_of_range(dim, n));
-    return dim < 0 ? dim + n : dim;
+    return wrap_dim(dim, rank);
 }
 
 // Sum over dim d of a contiguous tensor, keepdim shape (§1.2).

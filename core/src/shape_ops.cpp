@@ -10,22 +10,11 @@
 
 namespace attn {
 
-namespace {
-
-// A dim in [-rank, rank) made non-negative (a 0-d tensor takes -1 and 0), as PyTorch's maybe_wrap_dim.
-int64_t wrap(int64_t dim, int64_t rank) {
-    const int64_t n = std::max<int64_t>(rank, 1);
-    if (dim < -n || dim >= n) throw Error(dim_out_of_range(dim, n));
-    return dim < 0 ? dim + n : dim;
-}
-
-}  // namespace
-
 // ---------------------------------------------------------------- splitting
 
 std::vector<Tensor> unbind(const Tensor& t, int64_t dim) {
     if (t.dim() == 0) throw Error("Dimension specified as 0 but tensor has no dimensions");
-    const int64_t d = wrap(dim, t.dim());
+    const int64_t d = wrap_dim(dim, t.dim());
     std::vector<Tensor> out;
     for (int64_t i = 0; i < t.size(d); ++i) out.push_back(t.select(d, i).record("UnbindBackward0", {&t}));
     return out;
@@ -46,7 +35,7 @@ std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
     if (t.dim() == 0) throw Error("split expects at least a 1-dimensional tensor");
     if (split_size < 0)
         throw Error("split expects split_size be non-negative, but got split_size=" + std::to_string(split_size));
-    const int64_t d = wrap(dim, t.dim()), n = t.size(d);
+    const int64_t d = wrap_dim(dim, t.dim()), n = t.size(d);
     if (split_size == 0 && n != 0)
         throw Error("split_size can only be 0 if dimension size is 0, but got dimension size of " +
                     std::to_string(n));
@@ -59,7 +48,7 @@ std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim) {
 
 std::vector<Tensor> split_with_sizes(const Tensor& t, const Shape& sizes, int64_t dim) {
     if (t.dim() == 0) throw Error("split expects at least a 1-dimensional tensor");
-    const int64_t d = wrap(dim, t.dim()), n = t.size(d);
+    const int64_t d = wrap_dim(dim, t.dim()), n = t.size(d);
     int64_t total = 0;
     for (int64_t s : sizes) {
         if (s < 0)
@@ -77,7 +66,7 @@ std::vector<Tensor> split_with_sizes(const Tensor& t, const Shape& sizes, int64_
 std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
     if (t.dim() == 0) throw Error("chunk expects at least a 1-dimensional tensor");
     if (chunks <= 0) throw Error("chunk expects `chunks` to be greater than 0, got: " + std::to_string(chunks));
-    const int64_t d = wrap(dim, t.dim()), n = t.size(d);
+    const int64_t d = wrap_dim(dim, t.dim()), n = t.size(d);
     const int64_t split_size = (n + chunks - 1) / chunks;  // as PyTorch: fewer chunks when they come out even
     if (split_size == 0 && n == 0) {  // as PyTorch: `chunks` empty pieces, within reason
         constexpr int64_t kMaxPieces = int64_t{1} << 16;
@@ -92,7 +81,7 @@ std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int64_t dim) {
 // ---------------------------------------------------------------- reshaping views
 
 Tensor flatten(const Tensor& t, int64_t start_dim, int64_t end_dim) {
-    const int64_t start = wrap(start_dim, t.dim()), end = wrap(end_dim, t.dim());
+    const int64_t start = wrap_dim(start_dim, t.dim()), end = wrap_dim(end_dim, t.dim());
     if (start > end) throw Error("flatten() has invalid args: start_dim cannot come after end_dim");
     if (t.dim() == 0) return t.reshape({1});
     if (start == end) return t;
@@ -114,7 +103,7 @@ Tensor squeeze(const Tensor& t) {
 }
 
 Tensor squeeze(const Tensor& t, int64_t dim) {
-    const int64_t d = wrap(dim, t.dim());
+    const int64_t d = wrap_dim(dim, t.dim());
     if (t.dim() == 0 || t.size(d) != 1) return t.reshape(t.shape()).record("SqueezeBackward1", {&t});
     Shape shape = t.shape();
     shape.erase(shape.begin() + d);
@@ -183,7 +172,7 @@ Tensor repeat(const Tensor& t, const Shape& repeats) {
 }
 
 Tensor movedim(const Tensor& t, int64_t source, int64_t destination) {
-    const int64_t s = wrap(source, t.dim()), d = wrap(destination, t.dim());
+    const int64_t s = wrap_dim(source, t.dim()), d = wrap_dim(destination, t.dim());
     std::vector<int64_t> order;
     for (int64_t i = 0; i < t.dim(); ++i)
         if (i != s) order.push_back(i);
@@ -194,7 +183,7 @@ Tensor movedim(const Tensor& t, int64_t source, int64_t destination) {
 Tensor slice_step(const Tensor& t, int64_t dim, int64_t start, int64_t end, int64_t step) {
     if (step <= 0) throw Error(step == 0 ? "slice step cannot be zero" : "step must be greater than zero");
     const Tensor range = t.slice(dim, start, end);
-    const int64_t d = wrap(dim, t.dim());
+    const int64_t d = wrap_dim(dim, t.dim());
     Shape shape = range.shape(), strides = range.strides();
     const int64_t n = shape[static_cast<size_t>(d)];
     shape[static_cast<size_t>(d)] = n == 0 ? 0 : (n - 1) / step + 1;  // no overflow for a huge step
@@ -237,7 +226,7 @@ Tensor index_mask(const Tensor& t, const Tensor& mask) {
 
 Tensor index_select(const Tensor& t, int64_t dim, const Shape& index) {
     if (t.dim() == 0) throw Error("index_select(): a 0-d tensor cannot be indexed with a list");
-    const int64_t d = wrap(dim, t.dim()), n = t.size(d);
+    const int64_t d = wrap_dim(dim, t.dim()), n = t.size(d);
     std::vector<Tensor> rows;
     for (int64_t i : index) {
         if (i < -n || i >= n)
@@ -287,7 +276,7 @@ Tensor& index_put_mask(Tensor& t, const Tensor& mask, const Tensor& value) {
 }
 
 Tensor& index_put_rows(Tensor& t, int64_t dim, const Shape& index, const Tensor& value) {
-    const int64_t d = wrap(dim, t.dim()), n = t.size(d);
+    const int64_t d = wrap_dim(dim, t.dim()), n = t.size(d);
     Shape result_shape = t.shape();
     result_shape[static_cast<size_t>(d)] = static_cast<int64_t>(index.size());
     check_put(value, result_shape);

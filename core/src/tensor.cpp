@@ -70,6 +70,12 @@ std::string dim_out_of_range(int64_t dim, int64_t n) {
            std::to_string(n - 1) + "], but got " + std::to_string(dim) + ")";
 }
 
+int64_t wrap_dim(int64_t dim, int64_t rank) {
+    const int64_t n = std::max<int64_t>(rank, 1);
+    if (dim < -n || dim >= n) throw Error(dim_out_of_range(dim, n));
+    return dim < 0 ? dim + n : dim;
+}
+
 std::string shape_str(const Shape& shape) {
     std::string s = "[";
     for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
@@ -202,9 +208,7 @@ int64_t Tensor::numel() const { return shape_numel(shape_); }
 
 int64_t Tensor::normalize_dim(int64_t dim, const char* op) const {
     (void)op;  // PyTorch's message names no operation
-    const int64_t n = std::max<int64_t>(this->dim(), 1);
-    if (dim < -n || dim >= n) throw Error(dim_out_of_range(dim, n));
-    return dim < 0 ? dim + n : dim;
+    return wrap_dim(dim, this->dim());
 }
 
 int64_t Tensor::size(int64_t dim) const {

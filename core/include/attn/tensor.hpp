@@ -35,6 +35,9 @@ std::string shape_str(const Shape& shape);  // "[6,3]", as the core's own error 
 std::string sizes_text(const Shape& shape);  // "[6, 3]", as PyTorch's messages print them
 // PyTorch's message for a dim outside [-n, n - 1].
 std::string dim_out_of_range(int64_t dim, int64_t n);
+// A dim in [-rank, rank) made non-negative (a 0-d tensor takes -1 and 0), as PyTorch's maybe_wrap_dim;
+// out of range throws PyTorch's message.
+int64_t wrap_dim(int64_t dim, int64_t rank);
 
 class Tensor {
 public:
