@@ -92,14 +92,7 @@ async function respond(request) {
   const kept = SITE_FILES.length ? await cache.match(key) : null;
   if (kept) return kept;
   const response = await fetch(request);
-  if (!response.ok || !SITE_FILES.length) return response;
-  // WebAssembly is served from the cache even the first time: Chromium keeps the compiled code only beside a
-  // response that came from the cache, and so the next visit skips the compile.
-  if (key.endsWith('.wasm')) {
-    await cache.put(key, response);
-    return (await cache.match(key)) ?? fetch(request);
-  }
-  await cache.put(key, response.clone());
+  if (response.ok && SITE_FILES.length && request.method === 'GET') await cache.put(key, response.clone());
   return response;
 }
 
