@@ -1,5 +1,6 @@
-// The bench page: MultiHeadAttention(768, 768, 1024, 0.0, 12) forward timed live (the first call apart,
-// then N warm runs) and one head's 1024 × 1024 attention map drawn pixel by pixel. Everything runs on the
+// The bench page: MultiHeadAttention(768, 768, 1024, 0.0, 12) forward timed over T = 64 … 1024 and plotted
+// (its projections' linear share and its attention's quadratic share, from the FLOP counts), timed at
+// T = 1024 (the first call apart, then N warm runs), and one head's 1024 × 1024 attention map drawn pixel by pixel. Everything runs on the
 // main thread, so the page yields to the browser between forwards to show its progress.
 //
 // Nothing here needs freeing: tensors hold their values in JavaScript, and the module's C++ object is freed
@@ -16,6 +17,12 @@ const HEAD_DIM = D / HEADS;
 // weighted sum: 6.44 GFLOP at B = 1, the count scripts/bench.mjs uses.
 const B = 1;
 const FLOP = 4 * 2 * B * T * D * D + 2 * 2 * B * HEADS * ((T * (T + 1)) / 2) * HEAD_DIM;
+// The sweep over the number of tokens, with each length's arithmetic split as above: the projections grow
+// like T, the attention (causal scores and weighted sum) like T².
+const SWEEP = [64, 128, 256, 512, 1024];
+const SWEEP_RUNS = 3;
+const linearFlop = (t) => 4 * 2 * B * t * D * D;
+const quadraticFlop = (t) => 2 * 2 * B * HEADS * ((t * (t + 1)) / 2) * HEAD_DIM;
 const RUNS_MIN = 1;
 const RUNS_MAX = 20;
 
@@ -38,6 +45,11 @@ const els = {
   scaleHigh: $('scale-high'),
   scaleHead: $('scale-head'),
   scaleBar: document.querySelector('.map-scale .scale-bar'),
+  sweepRun: $('sweep-run'),
+  sweepProgress: $('sweep-progress'),
+  sweep: $('sweep'),
+  sweepPlot: $('sweep-plot'),
+  sweepBody: $('sweep-body'),
 };
 
 const state = {
@@ -85,6 +97,7 @@ async function boot() {
 
   wireEvents();
   els.run.disabled = false;
+  els.sweepRun.disabled = false;
   els.head.disabled = false;
   els.status.removeAttribute('aria-busy');
   els.status.replaceChildren();
@@ -94,6 +107,7 @@ async function boot() {
 function fatal(message, error) {
   showStartFailure(els.status, 'The benchmark could not start', message, error);
   els.run.disabled = true;
+  els.sweepRun.disabled = true;
   els.head.disabled = true;
   els.backend.textContent = 'not loaded';
 }
@@ -193,11 +207,17 @@ function showPeak(peakGflops, medianMs) {
   );
 }
 
-function setRunning(running) {
+/** One timing at a time: the controls that would start another, or draw a map between forwards, wait. */
+function setBusy(running) {
   state.running = running;
   els.run.disabled = running;
+  els.sweepRun.disabled = running;
   els.runs.disabled = running;
   els.head.disabled = running; // drawing a map between forwards would share their time
+}
+
+function setRunning(running) {
+  setBusy(running);
   els.run.textContent = running ? 'Running…' : 'Run again';
   if (running) els.results.dataset.state = 'running';
   els.results.setAttribute('aria-busy', String(running));
@@ -232,6 +252,100 @@ function renderRows(rows, count) {
       ),
     ),
   );
+}
+
+// ---------------------------------------------------------------- the sweep over T
+
+/** Times the forward at each length of SWEEP (one untimed pass, then the median of SWEEP_RUNS) and plots it. */
+async function sweep() {
+  if (state.running) return;
+  setBusy(true);
+  const points = [];
+  try {
+    for (const t of SWEEP) {
+      els.sweepProgress.textContent = `Timing T = ${t}…`;
+      await nextFrame();
+      const x = state.torch.rand(B, t, D);
+      state.mha.forward(x);
+      const times = [];
+      for (let i = 0; i < SWEEP_RUNS; i++) {
+        const start = performance.now();
+        state.mha.forward(x);
+        times.push(performance.now() - start);
+        await nextFrame();
+      }
+      points.push(sweepPoint(t, median(times)));
+      drawSweep(points);
+    }
+    els.sweepProgress.textContent = `Done: from T = 64 to 1024 the tokens grew 16 times and the time ${(points.at(-1).ms / points[0].ms).toFixed(0)} times.`;
+    els.sweep.dataset.state = 'done';
+  } catch (error) {
+    els.sweepProgress.textContent = `The forward failed: ${error?.message ?? error}`;
+    els.sweep.dataset.state = 'error';
+  } finally {
+    setBusy(false);
+  }
+}
+
+/** A measured time split between the projections and the attention in proportion to their FLOP. */
+function sweepPoint(t, ms) {
+  const linear = linearFlop(t);
+  const share = linear / (linear + quadraticFlop(t));
+  return { t, ms, linearMs: ms * share, quadraticMs: ms * (1 - share) };
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v != null) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+/** A round step for about five ticks up to top: 1, 2 or 5 times a power of ten. */
+function tickStep(top) {
+  const raw = top / 5;
+  const ten = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * ten).find((v) => v >= raw);
+}
+
+/** Time against T: a stacked bar per length (projections below, attention above), on a linear T axis. */
+function drawSweep(points) {
+  // as wide as its box (at most 640), so that the labels keep their size on a phone
+  const W = Math.round(Math.min(640, Math.max(300, els.sweepPlot.clientWidth || 640)));
+  const H = 300;
+  const pad = { left: 56, right: 16, top: 14, bottom: 44 };
+  const step = tickStep(Math.max(...points.map((p) => p.ms)));
+  const top = Math.ceil(Math.max(...points.map((p) => p.ms)) / step) * step;
+  const x = (t) => pad.left + (t / SWEEP.at(-1)) * (W - pad.left - pad.right);
+  const y = (ms) => H - pad.bottom - (ms / top) * (H - pad.top - pad.bottom);
+  const bar = W < 500 ? 14 : 22;
+  const plot = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'sweep-svg', role: 'img',
+    'aria-label': `Time of one forward against the number of tokens T: ${points.map((p) => `T = ${p.t}: ${formatMs(p.ms)}`).join('; ')}` });
+  for (let v = 0; v <= top + 1e-9; v += step) {
+    plot.append(svg('line', { class: 'sweep-grid', x1: pad.left, x2: W - pad.right, y1: y(v), y2: y(v) }),
+      svg('text', { class: 'sweep-tick', x: pad.left - 6, y: y(v) + 4, 'text-anchor': 'end' }, `${+v.toFixed(3)}`));
+  }
+  for (const t of SWEEP) plot.append(svg('text', { class: 'sweep-tick', x: x(t), y: H - pad.bottom + 16, 'text-anchor': 'middle' }, String(t)));
+  plot.append(
+    svg('text', { class: 'sweep-axis', x: (pad.left + W - pad.right) / 2, y: H - 6, 'text-anchor': 'middle' }, 'tokens T'),
+    svg('text', { class: 'sweep-axis', x: 14, y: (pad.top + H - pad.bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 14 ${(pad.top + H - pad.bottom) / 2})` }, 'ms per forward'),
+  );
+  for (const p of points) {
+    plot.append(
+      svg('rect', { class: 'sweep-linear', x: x(p.t) - bar / 2, y: y(p.linearMs), width: bar, height: y(0) - y(p.linearMs) }),
+      svg('rect', { class: 'sweep-quadratic', x: x(p.t) - bar / 2, y: y(p.ms), width: bar, height: y(p.linearMs) - y(p.ms) }),
+      svg('circle', { class: 'sweep-point', cx: x(p.t), cy: y(p.ms), r: 4, 'data-t': p.t, 'data-ms': p.ms }),
+    );
+  }
+  els.sweepPlot.replaceChildren(plot);
+  els.sweepBody.replaceChildren(...points.map((p) =>
+    h('tr', { 'data-t': p.t },
+      h('th', { scope: 'row' }, String(p.t)),
+      h('td', { class: 'num' }, formatMs(p.ms)),
+      h('td', { class: 'num' }, `${p.linearMs.toFixed(1)} (${Math.round((100 * p.linearMs) / p.ms)} %)`),
+      h('td', { class: 'num' }, `${p.quadraticMs.toFixed(1)} (${Math.round((100 * p.quadraticMs) / p.ms)} %)`))));
+  els.sweep.hidden = false;
 }
 
 // ---------------------------------------------------------------- the attention map
@@ -398,6 +512,7 @@ function wireEvents() {
     e.preventDefault();
     run();
   });
+  els.sweepRun.addEventListener('click', sweep);
 
   els.head.addEventListener('change', async () => {
     els.head.disabled = true;

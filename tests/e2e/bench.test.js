@@ -1,4 +1,5 @@
-// The bench page (bench.html): GPT-2-size MultiHeadAttention timed live and one head's attention map. The times
+// The bench page (bench.html): GPT-2-size MultiHeadAttention timed live (a sweep over T plotted, then T = 1024
+// in detail) and one head's attention map. The times
 // appear and are positive; the map is drawn (a coloured lower triangle, a masked upper one); the weight read
 // by pointing at a cell is the one the same API computes in Node; the keyboard moves the cell; a missing
 // WebAssembly file gives a clear message; axe-core, console errors and a 390 px phone.
@@ -42,6 +43,12 @@ async function openBench(page, query = '?runs=1') {
 async function runOnce(page) {
   await page.click('#run');
   await page.waitForFunction(() => document.getElementById('results').dataset.state === 'done', undefined, { timeout: 60_000 });
+}
+
+/** Clicks the sweep's button and waits for its five lengths. */
+async function sweepOnce(page) {
+  await page.click('#sweep-run');
+  await page.waitForFunction(() => document.getElementById('sweep').dataset.state === 'done', undefined, { timeout: 120_000 });
 }
 
 /** Points at the centre of a cell of the map and returns what the readout says about it. */
@@ -175,13 +182,50 @@ async function cellCentre(page, row, col) {
   return [box.x + ((col + 0.5) / T) * box.width, box.y + ((row + 0.5) / T) * box.height];
 }
 
-test('axe-core finds no serious or critical violations, before and after a run', async (t) => {
+test('the sweep over T: plain words first, five points on the plot, each bar split by the FLOP counts, the table agrees', async () => {
+  const page = await newPage(env.browser);
+  await openBench(page);
+  const headings = await page.locator('main h2').allTextContents();
+  assert.deepEqual(headings.slice(0, 2), ['What is timed, in plain words', 'Longer sentences cost more than their length'], 'the plain words come first');
+  assert.match(await page.locator('.bench-section').first().textContent(), /weights are random[\s\S]*same[\s\S]*multiplications/);
+  await sweepOnce(page);
+  const points = await page.locator('#sweep-plot circle.sweep-point').evaluateAll((cs) => cs.map((c) => ({ t: Number(c.dataset.t), ms: Number(c.dataset.ms), cy: Number(c.getAttribute('cy')) })));
+  assert.deepEqual(points.map((p) => p.t), [64, 128, 256, 512, 1024]);
+  for (const p of points) assert.ok(p.ms > 0 && Number.isFinite(p.ms), `T = ${p.t}: ${p.ms} ms`);
+  // a longer time is drawn higher (smaller y); the longest sentence takes longest
+  const byTime = [...points].sort((a, b) => a.ms - b.ms);
+  assert.ok(byTime.every((p, k) => k === 0 || p.cy <= byTime[k - 1].cy), 'higher for longer times');
+  assert.equal(byTime.at(-1).t, 1024);
+  // each bar: the projections' share 8·T·768² of the FLOP, the attention's the rest, stacked to the point
+  const bars = await page.locator('#sweep-plot svg').evaluate((svg) => {
+    const rects = (cls) => [...svg.querySelectorAll(`rect.${cls}`)].map((r) => Number(r.getAttribute('height')));
+    return { linear: rects('sweep-linear'), quadratic: rects('sweep-quadratic') };
+  });
+  points.forEach((p, k) => {
+    const linear = 8 * p.t * 768 * 768;
+    const quadratic = 2 * 2 * 12 * ((p.t * (p.t + 1)) / 2) * 64;
+    const share = bars.quadratic[k] / (bars.linear[k] + bars.quadratic[k]);
+    assert.ok(Math.abs(share - quadratic / (linear + quadratic)) < 1e-6, `T = ${p.t}: attention share ${share}`);
+  });
+  const rows = await page.locator('#sweep-body tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.deepEqual(rows.map((r) => r[0]), ['64', '128', '256', '512', '1024']);
+  assert.deepEqual(rows.map((r) => r[1]), points.map((p) => `${p.ms.toFixed(1)} ms`));
+  assert.deepEqual(rows.map((r) => r[3].match(/\((\d+) %\)/)[1]), ['2', '4', '8', '14', '25'], 'the attention’s share of the arithmetic');
+  assert.equal(await page.locator('#run').textContent(), 'Run', 'the sweep leaves the T = 1024 timing as it was');
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('axe-core finds no serious or critical violations, before and after a run and a sweep', async (t) => {
   // bypassCSP: axe is injected as an inline script
   const page = await newPage(env.browser, { contextOptions: { bypassCSP: true } });
   await openBench(page);
   const found = [];
   for (const when of ['loaded', 'after a run']) {
-    if (when === 'after a run') await runOnce(page);
+    if (when === 'after a run') {
+      await runOnce(page);
+      await sweepOnce(page);
+    }
     await page.addScriptTag({ path: `${root}node_modules/axe-core/axe.min.js` });
     const violations = await page.evaluate(async () => {
       const result = await window.axe.run(document, { resultTypes: ['violations'] });
@@ -198,10 +242,12 @@ test('axe-core finds no serious or critical violations, before and after a run',
   await closePage(page);
 });
 
-test('no horizontal scroll at 390 px, after a run and with a weight read', async () => {
+test('no horizontal scroll at 390 px, after a run and a sweep and with a weight read', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844 });
   await openBench(page);
   await runOnce(page);
+  await sweepOnce(page);
+  assert.equal(await page.locator('#sweep-plot circle.sweep-point').count(), 5);
   await pointAt(page, 600, 100);
   const m = await page.evaluate(() => ({
     width: document.documentElement.scrollWidth,
