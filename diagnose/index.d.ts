@@ -4,7 +4,7 @@
 /** A change of one kind from the given settings, with a sentence and the line of code that differs. */
 export interface Change {
   kind: 'seed' | 'profile' | 'draws' | 'mistake' | 'setting';
-  /** the setting (seed, seedV2, inputSeed, profile, d_out, heads, p, qkv_bias), the seed a draws change follows, or the mistake's id */
+  /** the setting (seed, seedV2, inputSeed, profile, d_out, heads, p, qkv_bias, training), the seed a draws change follows, or the mistake's id */
   name: string;
   from: number | string | boolean;
   to: number | string | boolean;
@@ -19,9 +19,9 @@ export interface Answer {
   step: string;
   /** the chapter's name of the result (web/chapter/) */
   result: string;
-  /** how the page labels it, e.g. 'sa_v2(inputs)' */
+  /** how the page labels it, e.g. 'sa_v2(inputs)'; with the columns compared when the paste is one head's, e.g. 'mha(batch)[..., 2:4]' */
   label: string;
-  /** the index of the part compared, when the paste is one copy of the batch, one head or one row; [] for the whole */
+  /** the index of the part compared (of the label's columns, if any), when the paste is one copy of the batch, one head or one row; [] for the whole */
   at: number[];
   /** none: the paste is exactly what the given settings print */
   changes: Change[];

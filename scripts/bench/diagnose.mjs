@@ -18,6 +18,10 @@ const altered = printOf(book, 'attn_weights_2').replace('0.2379', '0.2380');
 torch.manualSeed(123);
 new torch.SelfAttention_v1(3, 2).delete();
 const v1Twice = new torch.SelfAttention_v1(3, 2).forward(torch.tensor(book.embeddings)).toString();
+const batch = torch.stack([torch.tensor(book.embeddings), torch.tensor(book.embeddings)], 0);
+torch.manualSeed(book.seed);
+const caTraining = new torch.CausalAttention(3, 2, 6, 0.1).forward(batch).toString();
+const secondHead = torch.tensor(computeChapter(torch, book).wrapper_out.tensor.toArray().map((copy) => copy.map((row) => row.slice(2, 4)))).toString();
 
 const CASES = [
   { what: 'book: no change', settings: book, step: 'self-attention-v2', printed: printOf(book, 'sa_v2_out') },
@@ -27,6 +31,10 @@ const CASES = [
   { what: 'book: softmax over dim=0', settings: book, step: 'all-weights', printed: printOf(book, 'mistake_softmax_dim0') },
   { what: 'book: d_out 4 (MHA)', settings: book, step: 'mha-output', printed: printOf({ ...book, d_out: 4 }, 'mha_out') },
   { what: 'book: seed 4321 (range)', settings: book, step: 'self-attention-v2', printed: printOf({ ...book, seedV2: 4321 }, 'sa_v2_out') },
+  { what: 'book: seed 4321 (keys)', settings: book, step: 'keys-values', printed: printOf({ ...book, seed: 4321 }, 'keys') },
+  { what: 'book: seedV2 4321 (causal)', settings: book, step: 'causal-softmax', printed: printOf({ ...book, seedV2: 4321 }, 'causal_attn_weights') },
+  { what: 'book: CA training mode', settings: book, step: 'causal-attention', printed: caTraining },
+  { what: "book: wrapper's 2nd head", settings: book, step: 'wrapper', printed: secondHead },
   { what: 'book: one number altered', settings: book, step: 'softmax-torch', printed: altered },
   { what: '16×16: seed 42', settings: big, step: 'self-attention-v2', printed: printOf({ ...big, seedV2: 42 }, 'sa_v2_out') },
   { what: '16×16: Intel MKL masks', settings: big, step: 'dropout-weights', printed: printOf({ ...big, profile: 'mkl' }, 'dropout_weights') },

@@ -3,7 +3,7 @@
 // that, each in a sentence and a line of code, the pasted cells marked as they match, and "Use these settings"
 // to switch the page to them (one history entry).
 import { h, inlineCode } from './dom.js';
-import { formatHash } from '../state.js';
+import { formatHash, SETTINGS } from '../state.js';
 import { parsePrinted } from '../../diagnose/parse.js';
 import { STEPS } from '../steps/index.js';
 
@@ -51,9 +51,10 @@ async function search(request) {
   }
 }
 
-// The page's settings a change stands for (seed, build and setting changes; draws and mistakes have none).
+// The page's settings a change stands for (seed, build and setting changes; draws, mistakes and training mode,
+// which the page has no setting for, have none).
 const settingsOf = (changes) =>
-  changes.every((c) => ['seed', 'profile', 'setting'].includes(c.kind)) ? Object.fromEntries(changes.map((c) => [c.name, c.to])) : null;
+  changes.every((c) => ['seed', 'profile', 'setting'].includes(c.kind) && c.name in SETTINGS) ? Object.fromEntries(changes.map((c) => [c.name, c.to])) : null;
 
 const stepTitle = (id) => STEPS.find((s) => s.id === id)?.title ?? id;
 
