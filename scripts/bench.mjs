@@ -21,7 +21,7 @@
 // register block and 12 independent chains, scripts/bench/peak.wat); native, an FMA loop (attn_bench).
 //
 //   --rounds N     rounds (default 7); plain JS runs in at most 3 of them (it takes ~10 s a forward)
-//   --only a,b     implementations: simd,scalar,native,tfjs,plain,torch,notebook,site (default all that are there)
+//   --only a,b     implementations: simd,scalar,native,tfjs,plain,torch,notebook,site,inputs (default all that are there)
 //   --native PATH  the attn_bench binary (default build/native/bench/attn_bench, then build/*/bench/attn_bench)
 //   --json FILE    also write the JSON there
 //   --chapter      only the chapter's timing, as JSON (the main run starts itself so, in a fresh process)
@@ -36,6 +36,7 @@ import { loadAttention } from '../wasm/index.js';
 import { CALL_CASES, callTimes } from './bench/calls.mjs';
 import { notebookTimes } from './bench/notebook.mjs';
 import { siteTimes } from './bench/site.mjs';
+import { inputTimes } from './bench/inputs.mjs';
 import { plainGemm, plainMha } from './bench/plain.mjs';
 import { wasmPeak } from '../web/peak.js';
 
@@ -46,7 +47,7 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const ROUNDS = Math.max(1, Number(option('rounds', 7)));
-const ONLY = option('only', 'simd,scalar,native,tfjs,plain,torch,notebook,site').split(',');
+const ONLY = option('only', 'simd,scalar,native,tfjs,plain,torch,notebook,site,inputs').split(',');
 const T = 1024, D = 768, HEADS = 12;
 const FLOP = {
   mha1: 4 * 2 * 1 * T * D * D + 2 * 2 * 1 * HEADS * ((T * (T + 1)) / 2) * (D / HEADS),
@@ -238,6 +239,7 @@ async function main() {
   for (const flavour of ['simd', 'scalar']) if (ONLY.includes(flavour)) calls[flavour] = await inChild('--calls', flavour);
   const notebook = ONLY.includes('notebook') ? await notebookTimes(Math.min(ROUNDS, 5)) : null;
   const site = ONLY.includes('site') ? await siteTimes(3) : null;
+  const inputs = ONLY.includes('inputs') ? await inputTimes(3) : null;
   const peakOfWasm = await wasmPeak();
   const impls = {};
   const notes = {};
@@ -319,9 +321,13 @@ async function main() {
     ['wasm SIMD GEMM >= 70% of the wasm peak', gemmPct, (v) => v >= 70],
     ['chapter recomputed after one edit <= 2 ms (wasm SIMD)', find('simd', 'chapter'), (v) => v <= 2],
     ['notebook: first output <= 3 s (Chromium, cold, local)', notebook?.pageFirstOutputMs?.median, (v) => v <= 3000],
+    ['notebook: first output on a return visit <= 1 s (Chromium, local)', notebook?.pageFirstOutputMs?.warm?.median, (v) => v <= 1000],
     ["notebook: the chapter's notebook <= 2 s once loaded", notebook?.chapterMs?.median, (v) => v <= 2000],
     ['site: first numbers <= 1.2 s (100 ms, 10 Mbit/s, cold; median of 3)', site?.firstNumbersMs?.median, (v) => v <= 1200],
     ['site: <= 12 requests before the first numbers', site?.requests, (v) => v <= 12],
+    ['page at 16 x 16 x 16: a keystroke in a word <= 100 ms (Chromium, local)', inputs?.['16x16x16']?.keystrokeMs, (v) => v <= 100],
+    ['page at 16 x 16 x 16: a seed edit <= 100 ms', inputs?.['16x16x16']?.seedMs, (v) => v <= 100],
+    ['page at 16 x 16 x 16: a cold link paints the step <= 1.5 s', inputs?.['16x16x16']?.coldMs, (v) => v <= 1500],
   ].map(([name, value, ok]) => ({ target: name, value, met: value === null || value === undefined ? null : ok(value) }));
 
   // What each time target asks of this machine: the share of its measured peak that the target time means
@@ -366,12 +372,29 @@ async function main() {
     const range = (t) => (t ? `${fmt(t.median, 0)} ms (${fmt(t.min, 0)}-${fmt(t.max, 0)})` : '-');
     lines.push(`notebook: first output, cold: Node ${range(notebook.firstOutputMs)}, Chromium ${range(notebook.pageFirstOutputMs)}; ` +
       `the chapter's notebook (${notebook.chapterMs?.cells ?? '-'} cells) once loaded: ${range(notebook.chapterMs)}`);
+    const page = notebook.pageFirstOutputMs;
+    if (page) {
+      lines.push(`notebook in Chromium (dist/site on the local static host), first cell's output: cold ${range(page)}; ` +
+        `return visit ${range(page.warm)}; the visit after ${range(page.again)}; opened from the walk-through after its warm-up ${range(page.afterWarmUp)}`);
+      lines.push(`  phases, cold: ${page.coldPhases?.join(' · ') ?? '-'}`);
+      lines.push(`  phases, the visit after the return: ${page.againPhases?.join(' · ') ?? '-'}`);
+    }
     lines.push('');
   }
   if (site) {
     const range = (t) => (t ? `${fmt(t.median, 0)} ms (${fmt(t.min, 0)}-${fmt(t.max, 0)})` : '-');
     lines.push(`site (dist/site, ${site.network}): first numbers ${range(site.firstNumbersMs)}, ${site.requests} requests, ` +
       `${site.kilobytes} KB before them; localhost ${range(site.localFirstNumbersMs)}; single file (file://) ${range(site.singleFileFirstNumbersMs)}`);
+    lines.push('');
+  }
+  if (inputs) {
+    lines.push(`page edits (${inputs.conditions}):`);
+    for (const size of ['book', '16x16x16']) {
+      const r = inputs[size];
+      const parts = (o) => Object.entries(o ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
+      lines.push(`  ${size.padEnd(9)} cold link ${r.coldMs} ms (${parts(r.partsMs.cold)}); keystroke ${r.keystrokeMs} ms (${parts(r.partsMs.keystroke)}); ` +
+        `seed ${r.seedMs} ms (${parts(r.partsMs.seed)})`);
+    }
     lines.push('');
   }
   lines.push(`limits: MHA B=1 at 100% of the measured peak takes ${fmt(limits.wasm_mha1_ms_at_peak)} ms in wasm` +
@@ -382,7 +405,7 @@ async function main() {
   console.log(lines.join('\n'));
   const json = { machine, flop: FLOP, peaks: { wasm_gflops: wasmPeakGflops, native_fma_gflops: nativePeakGflops,
     native_muladd_gflops: peaks.nativeMulAdd.length ? median(peaks.nativeMulAdd) : null }, rounds: ROUNDS, results,
-  ratios, targets, limits, calls_us: calls, notebook, site, notes };
+  ratios, targets, limits, calls_us: calls, notebook, site, inputs, notes };
   console.log(JSON.stringify(json));
   const out = option('json', null);
   if (out) writeFileSync(out, `${JSON.stringify(json, null, 1)}\n`);

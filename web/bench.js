@@ -319,14 +319,16 @@ function drawSweep(points) {
   const top = Math.ceil(Math.max(...points.map((p) => p.ms)) / step) * step;
   const x = (t) => pad.left + (t / SWEEP.at(-1)) * (W - pad.left - pad.right);
   const y = (ms) => H - pad.bottom - (ms / top) * (H - pad.top - pad.bottom);
-  const bar = W < 500 ? 14 : 22;
+  const bar = W < 500 ? 10 : 22;
   const plot = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'sweep-svg', role: 'img',
     'aria-label': `Time of one forward against the number of tokens T: ${points.map((p) => `T = ${p.t}: ${formatMs(p.ms)}`).join('; ')}` });
   for (let v = 0; v <= top + 1e-9; v += step) {
     plot.append(svg('line', { class: 'sweep-grid', x1: pad.left, x2: W - pad.right, y1: y(v), y2: y(v) }),
       svg('text', { class: 'sweep-tick', x: pad.left - 6, y: y(v) + 4, 'text-anchor': 'end' }, `${+v.toFixed(3)}`));
   }
-  for (const t of SWEEP) plot.append(svg('text', { class: 'sweep-tick', x: x(t), y: H - pad.bottom + 16, 'text-anchor': 'middle' }, String(t)));
+  // a length's label only where it has room beside the one before (64 and 128 crowd on a phone)
+  SWEEP.filter((t, k) => k === 0 || x(t) - x(SWEEP[k - 1]) >= 30)
+    .forEach((t) => plot.append(svg('text', { class: 'sweep-tick', x: x(t), y: H - pad.bottom + 16, 'text-anchor': 'middle' }, String(t))));
   plot.append(
     svg('text', { class: 'sweep-axis', x: (pad.left + W - pad.right) / 2, y: H - 6, 'text-anchor': 'middle' }, 'tokens T'),
     svg('text', { class: 'sweep-axis', x: 14, y: (pad.top + H - pad.bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 14 ${(pad.top + H - pad.bottom) / 2})` }, 'ms per forward'),
