@@ -183,11 +183,11 @@ export const DERIVED_MISTAKES = [
 // the keys, heads the width of one head's columns in its output (for a printout of one head).
 const linear = (l, x) => l.forward(x);
 const CLASSES = [
-  { name: 'SelfAttention_v1', part: 'sa_v1', module: (p) => p.sa_v1, step: 'self-attention-v1', input: 'inputs', kT: '.T', qkv: (m) => [m.W_query, m.W_key, m.W_value], project: (w, x) => x.matmul(w) },
-  { name: 'SelfAttention_v2', part: 'sa_v2', module: (p) => p.sa_v2, step: 'self-attention-v2', input: 'inputs', kT: '.T', qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
-  { name: 'CausalAttention', part: 'ca', step: 'causal-attention', input: 'batch', kT: '.transpose(1, 2)', causal: true, qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
-  { name: 'MultiHeadAttentionWrapper', part: 'wrapper', step: 'wrapper', input: 'batch', kT: '.transpose(1, 2)', causal: true, wrapper: true, qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
-  { name: 'MultiHeadAttention', part: 'mha', step: 'mha-output', input: 'batch', kT: '.transpose(2, 3)', causal: true, split: true, qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
+  { name: 'SelfAttention_v1', part: 'sa_v1', output: 'sa_v1_out', module: (p) => p.sa_v1, step: 'self-attention-v1', input: 'inputs', kT: '.T', qkv: (m) => [m.W_query, m.W_key, m.W_value], project: (w, x) => x.matmul(w) },
+  { name: 'SelfAttention_v2', part: 'sa_v2', output: 'sa_v2_out', module: (p) => p.sa_v2, step: 'self-attention-v2', input: 'inputs', kT: '.T', qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
+  { name: 'CausalAttention', part: 'ca', output: 'ca_context_vecs', step: 'causal-attention', input: 'batch', kT: '.transpose(1, 2)', causal: true, qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
+  { name: 'MultiHeadAttentionWrapper', part: 'wrapper', output: 'wrapper_out', step: 'wrapper', input: 'batch', kT: '.transpose(1, 2)', causal: true, wrapper: true, qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
+  { name: 'MultiHeadAttention', part: 'mha', output: 'mha_out', step: 'mha-output', input: 'batch', kT: '.transpose(2, 3)', causal: true, split: true, qkv: (m) => [m.W_query, m.W_key, m.W_value], project: linear },
 ];
 // Each mistake changes one stage of the forward; `causal` ones exist only where there is a mask, `square` ones
 // (weight without .T) only where they can run: nn.Linear's weight is d_out x d_in, so x @ weight needs d_in = d_out.
@@ -235,7 +235,8 @@ const canRun = (c, m, module) =>
 const headWidth = (c, module) => (c.split ? module.head_dim : c.wrapper ? module.heads[0].W_query.weight.shape[0] : null);
 
 /**
- * Each mistake inside each class's forward: { id, question, code, step, part, input, make(torch, module, x) }
+ * Each mistake inside each class's forward: { id, question, code, step, part, output (the class's right result), input,
+ * make(torch, module, x) }
  * (make returns null where the mistake cannot run with this module's sizes).
  */
 export const CLASS_MISTAKES = CLASSES.flatMap((c) =>
@@ -247,6 +248,7 @@ export const CLASS_MISTAKES = CLASSES.flatMap((c) =>
       code: { right, wrong },
       step: c.step,
       part: c.part,
+      output: c.output,
       input: c.input,
       make: (torch, part, x) => {
         const module = c.module?.(part) ?? part;
@@ -261,14 +263,14 @@ const TRAINING_P = [0.1, 0.2, 0.5];
 // context_length is no change worth trying: the classes slice their mask to the tokens given
 // (mask[:num_tokens, :num_tokens]), so any context_length >= the number of words prints the same numbers.
 const TRAINED = [
-  { name: 'CausalAttention', part: 'ca', step: 'causal-attention', build: (torch, s, d_in, ctx, p) => new torch.CausalAttention(d_in, s.d_out, ctx, p, s.qkv_bias) },
-  { name: 'MultiHeadAttentionWrapper', part: 'wrapper', step: 'wrapper', build: (torch, s, d_in, ctx, p) => new torch.MultiHeadAttentionWrapper(d_in, s.d_out, ctx, p, s.heads, s.qkv_bias) },
-  { name: 'MultiHeadAttention', part: 'mha', step: 'mha-output', build: (torch, s, d_in, ctx, p) => new torch.MultiHeadAttention(d_in, s.d_out, ctx, p, s.heads, s.qkv_bias) },
+  { name: 'CausalAttention', part: 'ca', output: 'ca_context_vecs', step: 'causal-attention', build: (torch, s, d_in, ctx, p) => new torch.CausalAttention(d_in, s.d_out, ctx, p, s.qkv_bias) },
+  { name: 'MultiHeadAttentionWrapper', part: 'wrapper', output: 'wrapper_out', step: 'wrapper', build: (torch, s, d_in, ctx, p) => new torch.MultiHeadAttentionWrapper(d_in, s.d_out, ctx, p, s.heads, s.qkv_bias) },
+  { name: 'MultiHeadAttention', part: 'mha', output: 'mha_out', step: 'mha-output', build: (torch, s, d_in, ctx, p) => new torch.MultiHeadAttention(d_in, s.d_out, ctx, p, s.heads, s.qkv_bias) },
 ];
 
 /**
  * Each class built with dropout and run in training mode (a module is in training mode until .eval()), for
- * the settings' p and the common rates: { id, step, part, input, change, make(torch, module, x, settings) }.
+ * the settings' p and the common rates: { id, step, part, output, input, change, make(torch, module, x, settings) }.
  * make builds the module anew after its manual_seed, as the learner's cell does, and draws the mask under the
  * settings' build.
  */
@@ -279,6 +281,7 @@ export function trainingTargets(settings) {
       id: `training-${c.part}-${p}`,
       step: c.step,
       part: c.part,
+      output: c.output,
       input: 'batch',
       change: {
         kind: 'setting',

@@ -50,8 +50,8 @@ function searchIn(run, settings, paste, targets) {
   const fits = (name) => compareResult({ shape: run.results[name]?.shape }, { ...paste, kind: 'size' }, HEAD_WIDTH[name]?.(settings)) !== null;
   const all = every.filter((t) => fits(t.name));
   const exact = [];
-  const exactly = (result, headWidth) => {
-    const cmp = compareResult(result, paste, headWidth);
+  const exactly = (result) => {
+    const cmp = compareResult(result, paste);
     return cmp !== null && cmp.equal === cmp.total;
   };
   let nearest = null;
@@ -62,8 +62,10 @@ function searchIn(run, settings, paste, targets) {
     // into a class's forward, where this run has the class
     const made = new Set();
     // (a class built anew in training mode has no draws change to follow: its cell seeds it itself)
+    // (only where the class's output, which its mistakes share, can hold the paste)
     for (const d of parts ? inClasses : []) {
       if (!parts.has(d.part) || !results[d.input]?.tensor || (d.change && changes.some((c) => c.draws))) continue;
+      if (!compareResult({ shape: results[d.output]?.shape }, { ...paste, kind: 'size' }, HEAD_WIDTH[d.output]?.(runSettings))) continue;
       const tensor = d.make(run.torch, parts.get(d.part), results[d.input].tensor, runSettings);
       if (!tensor) continue;
       results = { ...results, [d.name]: { name: d.name, label: d.code?.wrong ?? d.change.code.to, headWidth: tensor.headWidth, ...lazyValues(tensor) } };
@@ -120,50 +122,41 @@ function searchIn(run, settings, paste, targets) {
   for (const change of singles) tryChanges([change]);
   if (exact.length) return finish(exact, nearest);
 
-  // each seed of the range, one section's results at a time (only the sections they need): first the results
-  // of the steps that show what a manual_seed draws, then every other result the seed reaches (a full recompute
-  // per seed would take minutes)
+  // each seed of the range, one result at a time (only the sections that result needs), in the chapter's order:
+  // the results of the steps that show what a manual_seed draws first (a full recompute per seed would take
+  // minutes; later results get the common seeds above: ranging over those the seed moves as well took 4.6 s for
+  // 3.5.1's weights and 9.5 s for keys in Chromium, far past the 1 s a paste may take)
   const common = new Set(COMMON_SEEDS);
-  // a recompute's cost: the results it shows on its way (those of the sections it runs, up to the last wanted)
-  const shows = run.sections.map((sec) => sec.shows);
-  const costOf = (wanted, sections) => {
-    const last = Math.max(...wanted.map((n) => run.shownIn.get(n)));
-    return sections.reduce((sum, on, i) => sum + (!on ? 0 : i === last ? Math.max(...wanted.map((n) => shows[i].indexOf(n))) + 1 : shows[i].length), 0);
-  };
-  const sectionsFor = (wanted, affected) => wanted.map((n) => run.neededFor(n, affected)).reduce((a, b) => a.map((x, i) => x || b[i]));
-  let budget = 0; // the dearest recompute of the results a manual_seed draws first, whatever the paste
   const scans = seedKeys(settings).flatMap((key) => {
     const direct = run.direct([key]);
     const affected = run.affected([key]);
     const inRange = new Set(run.seedPoints.filter((p) => p.key === key && p.next).flatMap((p) => STEPS.filter((s) => s.show.includes(p.next)).flatMap((s) => s.show)));
-    for (const name of inRange) if (affected[run.shownIn.get(name)]) budget = Math.max(budget, costOf([name], sectionsFor([name], affected)));
-    // the later results this seed truly moves (a section that reads the seed may show results it does not
-    // reach): those that differ under one other value
-    const candidates = all.map((t) => t.name).filter((n) => affected[run.shownIn.get(n)]);
-    const later = candidates.filter((n) => !inRange.has(n));
-    const probe = later.length ? run.rerun({ ...settings, [key]: settings[key] + 1 }, { affected, direct, wanted: later }) : null;
-    const moves = new Set(later.filter((n) => probe && JSON.stringify(probe[n]?.values) !== JSON.stringify(run.results[n].values)));
-    // one recompute per section and seed, for that section's results (drawn first, or later)
+    // one recompute per section and seed, for that section's results
     const bySection = new Map();
-    for (const name of candidates) {
-      if (!inRange.has(name) && !moves.has(name)) continue;
-      const section = run.shownIn.get(name);
-      const group = `${inRange.has(name) ? 0 : 1}:${section}`;
-      bySection.set(group, [...(bySection.get(group) ?? []), name]);
+    for (const t of all) {
+      const section = run.shownIn.get(t.name);
+      if (inRange.has(t.name) && affected[section]) bySection.set(section, [...(bySection.get(section) ?? []), t.name]);
     }
-    return [...bySection].map(([group, wanted]) => {
-      const sections = sectionsFor(wanted, affected);
-      return { key, later: group.startsWith('1:'), direct, wanted, sections, cost: costOf(wanted, sections) };
-    });
+    return [...bySection.values()].map((wanted) => ({
+      key,
+      direct,
+      wanted,
+      sections: wanted.map((n) => run.neededFor(n, affected)).reduce((a, b) => a.map((x, i) => x || b[i])),
+    }));
   });
   const scan = ({ key, direct, wanted, sections }, v) => {
     const results = run.rerun({ ...settings, [key]: v }, { affected: sections, direct, wanted });
-    if (results && wanted.some((n) => exactly(results[n], HEAD_WIDTH[n]?.(settings)))) check(results, [seedChange(key, settings[key], v)], new Set(wanted));
+    if (results && wanted.some((n) => exactly(results[n]))) check(results, [seedChange(key, settings[key], v)], new Set(wanted));
   };
-  // the cheapest recomputes first, each over the whole range: an answer in a cheap one comes before the
-  // expensive ones have run; the later results only where their recompute costs no more than the budget
-  const ranged = scans.filter((s) => !s.later || s.cost <= budget).sort((a, b) => a.later - b.later || a.cost - b.cost);
-  for (const s of ranged) {
+  // the cheapest recomputes first (by the results each shows on its way), each over the whole range: an answer
+  // in a cheap one comes before the expensive ones have run
+  for (const s of scans) {
+    const last = Math.max(...s.wanted.map((n) => run.shownIn.get(n)));
+    const shows = run.sections.map((sec) => sec.shows);
+    s.cost = s.sections.reduce((sum, on, i) => sum + (!on ? 0 : i === last ? Math.max(...s.wanted.map((n) => shows[i].indexOf(n))) + 1 : shows[i].length), 0);
+  }
+  scans.sort((a, b) => a.cost - b.cost);
+  for (const s of scans) {
     for (let v = 0; v <= SEED_RANGE; v++) if (!common.has(v) && v !== settings[s.key]) scan(s, v);
     if (exact.length) return finish(exact, nearest);
   }

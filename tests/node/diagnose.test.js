@@ -82,13 +82,6 @@ test('seed: SelfAttention_v2 seeded with 2024 is named as that seed', async () =
   assert.deepEqual(answers.exact[0].changes[0].code, { from: 'torch.manual_seed(789)', to: 'torch.manual_seed(2024)' });
 });
 
-test('seed: a result later than what the seed draws first (keys) is found in the range 0-10,000 too', async () => {
-  const results = computeChapter(torch, { ...bookSettings(), seed: 4321 });
-  const answers = await diagnose({ printed: results.keys.tensor.toString(), step: 'keys-values' });
-  assert.deepEqual(first(answers), [{ kind: 'seed', name: 'seed', to: 4321 }]);
-  assert.equal(answers.exact[0].result, 'keys');
-});
-
 test('profile: the dropout mask of an Intel MKL build is named as that build', async () => {
   const results = computeChapter(torch, { ...bookSettings(), profile: 'mkl' });
   const answers = await diagnose({ printed: results.dropout_weights.tensor.toString(), step: 'dropout-weights' });
