@@ -270,7 +270,7 @@ const TRAINED = [
 
 /**
  * Each class built with dropout and run in training mode (a module is in training mode until .eval()), for
- * the settings' p and the common rates: { id, step, part, output, input, change, make(torch, module, x, settings) }.
+ * the settings' p and the common rates: { id, label, step, part, output, input, change, make(torch, module, x, settings) }.
  * make builds the module anew after its manual_seed, as the learner's cell does, and draws the mask under the
  * settings' build.
  */
@@ -279,6 +279,7 @@ export function trainingTargets(settings) {
   return TRAINED.flatMap((c) =>
     rates.map((p) => ({
       id: `training-${c.part}-${p}`,
+      label: `${c.part}(batch), dropout ${p}, training mode`,
       step: c.step,
       part: c.part,
       output: c.output,

@@ -68,7 +68,7 @@ function searchIn(run, settings, paste, targets) {
       if (!compareResult({ shape: results[d.output]?.shape }, { ...paste, kind: 'size' }, HEAD_WIDTH[d.output]?.(runSettings))) continue;
       const tensor = d.make(run.torch, parts.get(d.part), results[d.input].tensor, runSettings);
       if (!tensor) continue;
-      results = { ...results, [d.name]: { name: d.name, label: d.code?.wrong ?? d.change.code.to, headWidth: tensor.headWidth, ...lazyValues(tensor) } };
+      results = { ...results, [d.name]: { name: d.name, label: d.label ?? d.code.wrong, headWidth: tensor.headWidth, ...lazyValues(tensor) } };
       made.add(d.name);
     }
     for (const d of derived) {

@@ -202,6 +202,7 @@ for (const [cls, part, step, make] of [
     const answers = await diagnose({ printed, step });
     assert.deepEqual(first(answers), [{ kind: 'setting', name: 'training', to: true }]);
     assert.match(answers.exact[0].changes[0].code.to, new RegExp(`${part} = ${cls}\\(…, 0\\.1, …\\)  # training mode`));
+    assert.equal(answers.exact[0].label, `${part}(batch), dropout 0.1, training mode`);
   });
 }
 
