@@ -234,17 +234,37 @@ function headRow(result, scale, b, book, texts) {
   return h('div', { class: 'head-row is-picked' }, picker, shown);
 }
 
-/** A head's matrix as small coloured squares, on the same colour scale as the tables. */
+/**
+ * A head's matrix as small coloured squares, on the same colour scale as the tables: a canvas of one pixel
+ * per cell, scaled up (16 maps of 16 x 16 as elements would be 4,096 to lay out on every edit).
+ */
 function miniMap(result, scale, lead) {
   const rows = at(result.values, lead);
-  const squares = rows.flatMap((row, i) =>
-    row.map((v, j) => {
-      const mark = safeMark(result, [...lead, i, j]);
-      return h('span', { class: mark === 'masked' ? 'masked' : '', style: mark === 'masked' ? null : heatStyle(scale, v) });
-    }),
-  );
   const cols = rows[0]?.length ?? 0;
-  return h('span', { class: 'mini', 'aria-hidden': 'true', style: { '--cols': String(cols), '--sq': cols <= 8 && rows.length <= 8 ? '10px' : '6px' } }, ...squares);
+  const canvas = h('canvas', { class: 'mini-canvas', width: cols, height: rows.length, 'aria-hidden': 'true',
+    style: { '--cols': String(cols), '--rows': String(rows.length), ...(cols <= 8 && rows.length <= 8 ? { '--sq': '10px' } : {}) } });
+  canvas.paint = () => {
+    // the page's colours now (light or dark), mixed as the tables' cells mix them
+    const style = getComputedStyle(document.documentElement);
+    const colour = (name) => style.getPropertyValue(name).trim();
+    const cell = colour('--cell-bg');
+    const ctx = canvas.getContext('2d');
+    rows.forEach((row, i) => row.forEach((v, j) => {
+      const heat = heatStyle(scale, v);
+      ctx.fillStyle = safeMark(result, [...lead, i, j]) === 'masked' ? colour('--masked-bg')
+        : heat ? `color-mix(in oklab, ${colour(heat['--heat-color'].slice(4, -1))} ${heat['--heat']}, ${cell})` : cell;
+      ctx.fillRect(j, i, 1, 1);
+    }));
+  };
+  canvas.paint();
+  return canvas;
+}
+
+// Light and dark have their own colours: the small maps are painted again when the preference changes.
+if (typeof matchMedia === 'function') {
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    for (const canvas of document.querySelectorAll('canvas.mini-canvas')) canvas.paint?.();
+  });
 }
 
 /** The names of a tensor's leading axes: its own `axes`, else this chapter's batch (3-D), batch and head (4-D). */
