@@ -3,8 +3,12 @@
 //                 Pyodide and the core compiled anew; the files come from the local disk);
 //   page          the same in Chromium: the built notebook page (dist/site/notebook.html, cold cache, on the
 //                 local static host, cross-origin isolated) with one cell that is run at once, until its output
-//                 shows; median of rounds; then `warm`, a return visit in the same browser (the files from the
-//                 site's service worker), and `coldPhases`, when each loading phase began on the last cold one;
+//                 shows; median of rounds; then in the same browser `warm`, a return visit once the site's service
+//                 worker has kept the site (its files from that cache), and `again`, the visit after it (Chromium
+//                 keeps Pyodide's compiled WebAssembly from the first compile of a cached response on, so this one
+//                 skips the compile); `afterWarmUp`, the notebook opened from the walk-through once it has warmed
+//                 it up (a fresh browser context: the walk-through's step, its warm-up done, then the notebook);
+//                 and when each loading phase began (`coldPhases`, `againPhases`, on the last round);
 //   chapter       the chapter's notebook (the transcription, when it is on this machine) run cell by cell
 //                 after a restart, once Python has loaded; median over rounds in one process.
 // Prints one JSON object on stdout.
@@ -45,10 +49,14 @@ export async function pageFirstOutputMs(rounds = 3) {
   const server = await startStaticHost({ folder: site, prefix: '/', headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  const url = `http://localhost:${server.address().port}/notebook.html${await notebookHash([FIRST_CELL])}`;
+  const base = `http://localhost:${server.address().port}/`;
+  const url = `${base}notebook.html${await notebookHash([FIRST_CELL])}`;
   const times = [];
   const warm = [];
+  const again = [];
+  const afterWarmUp = [];
   let phases = null;
+  let againPhases = null;
   // navigation -> the first cell's output, and the loader's reports (phase, ms since navigation)
   const firstOutput = async (page) => {
     const t0 = Date.now();
@@ -66,18 +74,32 @@ export async function pageFirstOutputMs(rounds = 3) {
       const cold = await firstOutput(page);
       times.push(cold.ms);
       phases = cold.phases;
-      // A return visit in the same browser: the site's service worker serves the files it kept.
+      // Return visits in the same browser: the site's service worker serves the files it kept. Each visit
+      // stays a few seconds (as a learner would), which gives the browser the time to keep compiled code.
       await page.waitForFunction(() => document.documentElement.dataset.offline === 'kept', null, { timeout: 120_000 });
-      await page.goto('about:blank'); // a new load, not a jump within the page
-      warm.push((await firstOutput(page)).ms);
+      for (const visits of [warm, again]) {
+        await page.waitForTimeout(3000);
+        await page.goto('about:blank'); // a new load, not a jump within the page
+        const visit = await firstOutput(page);
+        visits.push(visit.ms);
+        againPhases = visit.phases;
+      }
       await context.close();
+      // The learner's way in: a step of the walk-through, read while it warms the notebook up, then the notebook.
+      const reader = await browser.newContext();
+      const walkThrough = await reader.newPage();
+      await walkThrough.goto(base);
+      await walkThrough.waitForFunction(() => document.documentElement.dataset.notebookWarm, null, { timeout: 120_000 });
+      afterWarmUp.push((await firstOutput(walkThrough)).ms);
+      await reader.close();
     }
   } finally {
     await browser.close();
     await new Promise((done) => server.close(done));
   }
-  return { median: median(times), min: Math.min(...times), max: Math.max(...times),
-    warm: { median: median(warm), min: Math.min(...warm), max: Math.max(...warm) }, coldPhases: phases };
+  const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
+  return { ...spread(times), warm: spread(warm), again: spread(again), afterWarmUp: spread(afterWarmUp),
+    coldPhases: phases, againPhases };
 }
 
 // A loader report's kind: its words without the file names and numbers ("Downloading …: 3.3 MB in all…").
