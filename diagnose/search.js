@@ -183,15 +183,17 @@ const HEAD_WIDTH = {
 
 const publicChange = ({ kind, name, from, to, text, code }) => ({ kind, name, from, to, text, code });
 
-// fewest changes first, then in the chapter's order (the order found)
+// only the answers with the fewest changes (a mistake compared in every run can add one to a change that
+// already explains the paste), in the chapter's order (the order found)
 function finish(exact, nearest) {
   const seen = new Set();
   const unique = exact.filter((a) => {
     const key = JSON.stringify([a.result, a.at, a.changes.map((c) => [c.kind, c.name, c.to])]);
     return !seen.has(key) && seen.add(key);
   });
-  unique.sort((a, b) => a.changes.length - b.changes.length);
-  return { exact: unique, nearest: unique.length ? null : nearest };
+  const fewest = Math.min(...unique.map((a) => a.changes.length));
+  const answers = unique.filter((a) => a.changes.length === fewest);
+  return { exact: answers, nearest: answers.length ? null : nearest };
 }
 
 const lazyValues = (tensor) => {
