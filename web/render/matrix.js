@@ -246,18 +246,34 @@ function miniMap(result, scale, lead) {
   canvas.paint = () => {
     // the page's colours now (light or dark), mixed as the tables' cells mix them
     const style = getComputedStyle(document.documentElement);
-    const colour = (name) => style.getPropertyValue(name).trim();
-    const cell = colour('--cell-bg');
-    const ctx = canvas.getContext('2d');
+    const colour = Object.fromEntries(['--cell-bg', '--masked-bg', '--heat-pos', '--heat-neg'].map((name) => [name, style.getPropertyValue(name).trim()]));
+    const image = new ImageData(cols, rows.length);
     rows.forEach((row, i) => row.forEach((v, j) => {
       const heat = heatStyle(scale, v);
-      ctx.fillStyle = safeMark(result, [...lead, i, j]) === 'masked' ? colour('--masked-bg')
-        : heat ? `color-mix(in oklab, ${colour(heat['--heat-color'].slice(4, -1))} ${heat['--heat']}, ${cell})` : cell;
-      ctx.fillRect(j, i, 1, 1);
+      const css = safeMark(result, [...lead, i, j]) === 'masked' ? colour['--masked-bg']
+        : heat ? `color-mix(in oklab, ${colour[heat['--heat-color'].slice(4, -1)]} ${heat['--heat']}, ${colour['--cell-bg']})` : colour['--cell-bg'];
+      image.data.set(rgba(css), (i * cols + j) * 4);
     }));
+    canvas.getContext('2d').putImageData(image, 0, 0);
   };
   canvas.paint();
   return canvas;
+}
+
+// A CSS colour as RGBA bytes, converted once by a 1 x 1 canvas (a map has at most 101 shades per sign).
+const shades = new Map();
+let probe = null;
+function rgba(css) {
+  let bytes = shades.get(css);
+  if (!bytes) {
+    probe ??= Object.assign(document.createElement('canvas'), { width: 1, height: 1 }).getContext('2d', { willReadFrequently: true });
+    probe.clearRect(0, 0, 1, 1);
+    probe.fillStyle = css;
+    probe.fillRect(0, 0, 1, 1);
+    bytes = probe.getImageData(0, 0, 1, 1).data;
+    shades.set(css, bytes);
+  }
+  return bytes;
 }
 
 // Light and dark have their own colours: the small maps are painted again when the preference changes.
