@@ -45,5 +45,11 @@ export async function diagnose({ printed, settings, step } = {}) {
     throw new DiagnoseError(`There is no step “${String(step).slice(0, 40)}”; the steps are ${STEPS.map((s) => s.id).join(', ')}.`);
   }
   const torch = await (torchPromise ??= loadAttention());
-  return search(torch, used, paste, { step: step ?? null });
+  try {
+    return await search(torch, used, paste, { step: step ?? null });
+  } catch (error) {
+    // the learner's own settings do not run (heads that do not divide d_out, ...): the core's message says why
+    if (error?.name === 'AttentionError') throw new DiagnoseError(`These settings do not run in the chapter’s classes: ${error.message}`);
+    throw error;
+  }
 }

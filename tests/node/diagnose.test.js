@@ -48,6 +48,9 @@ test('garbage, empty, huge, ragged and shortened pastes get a clear message', as
   await assert.rejects(diagnose({ printed: 'tensor([1.])', settings: 'd_out=abc' }), /d_out \(abc\)/);
   await assert.rejects(diagnose({ printed: 'tensor([1.])', settings: { heads: 0 } }), /Heads must be a whole number from 1 to 16/);
   await assert.rejects(diagnose({ printed: 'tensor([1.])', settings: { seeed: 5 } }), /Unknown setting: seeed/);
+  // settings that read well but that a class refuses: the core's reason, as a DiagnoseError
+  await assert.rejects(diagnose({ printed: 'tensor([1.])', settings: { d_out: 3, heads: 2 } }),
+    (e) => e instanceof DiagnoseError && /do not run in the chapter’s classes: .*d_out must be divisible by num_heads/.test(e.message));
 });
 
 test("each of the book's printouts is what its step prints, with no change", async () => {
