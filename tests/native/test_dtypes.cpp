@@ -91,22 +91,9 @@ void check(const std::function<Tensor()>& run, const json& want, const std::stri
     CHECK(to_string(t) == want["text"].get<std::string>());
 }
 
-Tensor binary(const std::string& op, const Tensor& a, const Tensor& b) {
-    if (op == "add") return add(a, b);
-    if (op == "sub") return sub(a, b);
-    if (op == "mul") return mul(a, b);
-    if (op == "div") return div(a, b);
-    if (op == "pow") return pow(a, b);
-    if (op == "eq") return compare(a, b, Compare::Eq);
-    if (op == "lt") return compare(a, b, Compare::Lt);
-    if (op == "ge") return compare(a, b, Compare::Ge);
-    if (op == "bitwise_and") return bitwise(a, b, Bitwise::And);
-    if (op == "bitwise_or") return bitwise(a, b, Bitwise::Or);
-    if (op == "bitwise_xor") return bitwise(a, b, Bitwise::Xor);
-    throw std::runtime_error("unknown op " + op);
-}
-
-Tensor binary(const std::string& op, const Tensor& a, const Scalar& b) {
+// The fixture's binary op by name; `Other` is a Tensor or a Scalar, as each core op takes both.
+template <class Other>
+Tensor binary(const std::string& op, const Tensor& a, const Other& b) {
     if (op == "add") return add(a, b);
     if (op == "sub") return sub(a, b);
     if (op == "mul") return mul(a, b);
