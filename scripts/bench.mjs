@@ -325,6 +325,8 @@ async function main() {
     ["notebook: the chapter's notebook <= 2 s once loaded", notebook?.chapterMs?.median, (v) => v <= 2000],
     ['site: first numbers <= 1.2 s (100 ms, 10 Mbit/s, cold; median of 3)', site?.firstNumbersMs?.median, (v) => v <= 1200],
     ['site: <= 12 requests before the first numbers', site?.requests, (v) => v <= 12],
+    ["site: first numbers <= 1.5x the floor page's (same bytes in one HTML + one module, same network)", site?.overFloor, (v) => v <= 1.5],
+    ["single file: first numbers <= 1.5x the floor file's (same size, decodes an inline base64 blob)", site?.singleOverFloor, (v) => v <= 1.5],
     ['page at 16 x 16 x 16: a keystroke in a word <= 100 ms (Chromium, local)', inputs?.['16x16x16']?.keystrokeMs, (v) => v <= 100],
     ['page at 16 x 16 x 16: a seed edit <= 100 ms', inputs?.['16x16x16']?.seedMs, (v) => v <= 100],
     ['page at 16 x 16 x 16: a cold link paints the step <= 1.5 s', inputs?.['16x16x16']?.coldMs, (v) => v <= 1500],
@@ -383,8 +385,15 @@ async function main() {
   }
   if (site) {
     const range = (t) => (t ? `${fmt(t.median, 0)} ms (${fmt(t.min, 0)}-${fmt(t.max, 0)})` : '-');
-    lines.push(`site (dist/site, ${site.network}): first numbers ${range(site.firstNumbersMs)}, ${site.requests} requests, ` +
-      `${site.kilobytes} KB before them; localhost ${range(site.localFirstNumbersMs)}; single file (file://) ${range(site.singleFileFirstNumbersMs)}`);
+    lines.push(`site (dist/site, ${site.network}): first numbers ${range(site.firstNumbersMs)}, ${site.requests} requests ` +
+      `(the longest chain ${site.chain}), ${site.kilobytes} KB before them; localhost ${range(site.localFirstNumbersMs)}`);
+    lines.push(`  floor page (${site.floor.requests} requests, ${site.floor.kilobytes} KB): ${range(site.floor.firstNumbersMs)}; ` +
+      `the site takes ${fmt(site.overFloor, 2)}x the floor`);
+    lines.push(`  waterfall (ms from navigation): ${site.waterfall.join(', ')}`);
+    if (site.singleFileFirstNumbersMs) {
+      lines.push(`single file (file://) ${range(site.singleFileFirstNumbersMs)}; floor file (${site.singleFloor.kilobytes} KB, ` +
+        `decodes an inline blob) ${range(site.singleFloor.firstNumbersMs)}; the single file takes ${fmt(site.singleOverFloor, 2)}x the floor`);
+    }
     lines.push('');
   }
   if (inputs) {

@@ -2,24 +2,64 @@
 // `node scripts/bench/site.mjs [--rounds N]`, after npm run build:site). dist/site on a plain static host that
 // gzips (scripts/static-host.mjs, under a sub-path), opened in Chromium with its network emulation at 100 ms
 // latency and 10 Mbit/s both ways, cache disabled, a fresh context each load: the time from navigation to the
-// first numbers on screen (the page's performance mark 'page:first-step') and the requests made before them.
-// The same for the single file from file:// (no network). Prints one JSON object on stdout.
-import { existsSync } from 'node:fs';
+// first numbers on screen (the page's performance mark 'page:first-step'), the requests made before them and
+// the longest chain of requests among them (a request started by code or markup that another request brought).
+// The same for the single file from file:// (no network).
+//
+// Absolute times differ 2-4x between machines, so each is measured beside a floor in the same run, loaded
+// alternately with it: for the site, a page of one HTML file and one module that together transfer as many
+// bytes as the site does before its first numbers (served by the same host, through the same emulation); for
+// the single file, a file of its size whose one inline script decodes a base64 blob filling it. Both floors
+// mark 'page:first-step' as soon as their module has run: nothing can load those bytes in fewer requests.
+// The figure is the ratio to the floor. Prints one JSON object on stdout.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 import { startStaticHost } from '../static-host.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const NETWORK = { latency: 100, downloadThroughput: (10e6 / 8), uploadThroughput: (10e6 / 8), offline: false };
+const PREFIX = '/course/attention/';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs.length });
 
-/** One cold load of `url`: ms to the first numbers, requests before them, bytes transferred by then. */
+/**
+ * The longest chain of requests among `urls` (1: the document alone), from Chromium's requestWillBeSent events:
+ * a request made by a script counts one more than that script's, one the markup or a preload link made (no
+ * script on its stack) one more than the document.
+ */
+function longestChain(sent, urls) {
+  const documentUrl = sent.find((e) => e.type === 'Document')?.request.url;
+  const initiatorOf = new Map(sent.map((e) => [e.request.url, e.initiator]));
+  const parentOf = (url) => {
+    if (url === documentUrl) return null;
+    const initiator = initiatorOf.get(url);
+    for (let stack = initiator?.stack; stack; stack = stack.parent) {
+      const frame = stack.callFrames.find((f) => initiatorOf.has(f.url));
+      if (frame) return frame.url;
+    }
+    return initiator?.url && initiatorOf.has(initiator.url) ? initiator.url : documentUrl;
+  };
+  const depth = (url, seen = new Set()) => {
+    if (!url || seen.has(url)) return 0;
+    seen.add(url);
+    return 1 + depth(parentOf(url), seen);
+  };
+  return Math.max(1, ...urls.map((u) => depth(u)));
+}
+
+/** One cold load of `url`: ms to the first numbers, requests before them, bytes transferred by then, chain. */
 async function load(browser, url, { throttle }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
+  const sent = [];
   if (throttle) {
     const cdp = await context.newCDPSession(page);
+    cdp.on('Network.requestWillBeSent', (e) => sent.push(e));
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await cdp.send('Network.emulateNetworkConditions', NETWORK);
@@ -30,14 +70,63 @@ async function load(browser, url, { throttle }) {
     const at = performance.getEntriesByName('page:first-step')[0].startTime;
     const before = performance.getEntriesByType('resource').filter((r) => r.startTime <= at);
     const nav = performance.getEntriesByType('navigation')[0];
-    return { ms: at, requests: 1 + before.length, bytes: (nav?.transferSize ?? 0) + before.reduce((s, r) => s + r.transferSize, 0) };
+    return {
+      ms: at,
+      requests: 1 + before.length,
+      bytes: (nav?.transferSize ?? 0) + before.reduce((s, r) => s + r.transferSize, 0),
+      urls: [location.href.replace(/#.*$/, ''), ...before.map((r) => r.name)],
+      waterfall: before.map((r) => `${r.name.split('/').pop().replace(/-[\w-]{8}(\.\w+)$/, '$1')} ${Math.round(r.startTime)}-${Math.round(r.responseEnd)}`),
+    };
   });
+  if (throttle) seen.chain = longestChain(sent, seen.urls);
+  delete seen.urls;
   await context.close();
   return seen;
 }
 
+/** Random text whose gzip (level 9, as the host sends it) is `bytes` long, give or take a few. */
+function incompressible(bytes) {
+  let text = randomBytes(Math.ceil(bytes * 0.75)).toString('base64');
+  for (let i = 0; i < 4; i++) {
+    const packed = gzipSync(text, { level: 9 }).length;
+    if (Math.abs(packed - bytes) < 64) break;
+    const length = Math.round((text.length * bytes) / packed);
+    text = length <= text.length ? text.slice(0, length) : text + randomBytes(Math.ceil((length - text.length) * 0.75)).toString('base64').slice(0, length - text.length);
+  }
+  return text;
+}
+
+/**
+ * The site's floor in `folder`: index.html and floor.js, together `bytes` transferred (gzipped, with
+ * `headers` bytes of response headers, as the site's Resource Timing counts them).
+ */
+function writeSiteFloor(folder, bytes, headers = 2 * 300) {
+  const html = '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Floor</title>\n' +
+    '<script type="module" src="./floor.js"></script></head>\n<body><p id="out">Loading…</p></body>\n</html>\n';
+  const module = (payload) => `const payload = '${payload}';\n` +
+    "document.getElementById('out').textContent = `${payload.length} characters`;\nperformance.mark('page:first-step');\n";
+  const payloadBytes = bytes - headers - gzipSync(html, { level: 9 }).length - gzipSync(module(''), { level: 9 }).length;
+  writeFileSync(join(folder, 'index.html'), html);
+  writeFileSync(join(folder, 'floor.js'), module(incompressible(Math.max(0, payloadBytes))));
+  return payloadBytes;
+}
+
+/** The single file's floor: a file of `size` bytes whose inline module decodes the base64 blob that fills it. */
+function writeSingleFloor(file, size) {
+  const head = '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Floor</title></head>\n' +
+    '<body><p id="out">Loading…</p>\n<script type="module">\nconst blob = \'';
+  const tail = "';\n" +
+    'const bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(blob) : Uint8Array.from(atob(blob), (c) => c.charCodeAt(0));\n' +
+    "document.getElementById('out').textContent = `${bytes.length} bytes`;\nperformance.mark('page:first-step');\n" +
+    '</script>\n</body>\n</html>\n';
+  const blobLength = Math.floor((size - head.length - tail.length) / 4) * 4;
+  const blob = randomBytes((blobLength / 4) * 3).toString('base64');
+  writeFileSync(file, head + blob + ' '.repeat(size - head.length - tail.length - blobLength) + tail);
+}
+
 export async function siteTimes(rounds = 3) {
   const site = `${root}dist/site/`;
+  const singleFile = `${root}dist/attention-lab.html`;
   if (!existsSync(`${site}index.html`)) return null;
   let chromium;
   try {
@@ -45,30 +134,61 @@ export async function siteTimes(rounds = 3) {
   } catch {
     return null;
   }
-  const server = await startStaticHost({ folder: site });
+  const floors = mkdtempSync(join(tmpdir(), 'attention-floor-'));
+  const server = await startStaticHost({ folder: site, prefix: PREFIX });
+  const floorServer = await startStaticHost({ folder: floors, prefix: PREFIX });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
     '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  const url = `http://localhost:${server.address().port}/course/attention/`;
+  const url = `http://localhost:${server.address().port}${PREFIX}`;
+  const floorUrl = `http://localhost:${floorServer.address().port}${PREFIX}`;
+  const singleFloor = join(floors, 'single-floor.html');
   const classroom = [];
+  const floor = [];
   const local = [];
   const single = [];
+  const singleFloorLoads = [];
   try {
+    // the floor carries what the site transferred before its first numbers on a first (unmeasured) load
+    const sizing = await load(browser, url, { throttle: true });
+    writeSiteFloor(floors, sizing.bytes);
+    // one load of the floor tells what its headers really count; written again with that
+    const headers = 2 * 300 + (await load(browser, floorUrl, { throttle: true })).bytes - sizing.bytes;
+    writeSiteFloor(floors, sizing.bytes, headers);
+    if (existsSync(singleFile)) writeSingleFloor(singleFloor, statSync(singleFile).size);
     for (let i = 0; i < rounds; i++) {
       classroom.push(await load(browser, url, { throttle: true }));
+      floor.push(await load(browser, floorUrl, { throttle: true }));
       local.push(await load(browser, url, { throttle: false }));
-      if (existsSync(`${root}dist/attention-lab.html`)) single.push(await load(browser, `file://${root}dist/attention-lab.html`, { throttle: false }));
+      if (existsSync(singleFile)) {
+        single.push(await load(browser, `file://${singleFile}`, { throttle: false }));
+        singleFloorLoads.push(await load(browser, `file://${singleFloor}`, { throttle: false }));
+      }
     }
   } finally {
     await browser.close();
     await new Promise((done) => server.close(done));
+    await new Promise((done) => floorServer.close(done));
+    rmSync(floors, { recursive: true, force: true });
   }
+  const firstNumbersMs = stats(classroom.map((l) => l.ms));
+  const floorMs = stats(floor.map((l) => l.ms));
+  const singleFileFirstNumbersMs = single.length ? stats(single.map((l) => l.ms)) : null;
+  const singleFloorMs = single.length ? stats(singleFloorLoads.map((l) => l.ms)) : null;
+  const middle = classroom.find((l) => l.ms === firstNumbersMs.median);
   return {
     network: '100 ms latency, 10 Mbit/s, cache disabled, gzip',
-    firstNumbersMs: stats(classroom.map((l) => l.ms)),
+    firstNumbersMs,
     requests: Math.max(...classroom.map((l) => l.requests)),
+    chain: Math.max(...classroom.map((l) => l.chain)),
     kilobytes: Math.round(median(classroom.map((l) => l.bytes)) / 1024),
+    waterfall: middle.waterfall,
+    floor: { firstNumbersMs: floorMs, requests: Math.max(...floor.map((l) => l.requests)),
+      kilobytes: Math.round(median(floor.map((l) => l.bytes)) / 1024) },
+    overFloor: firstNumbersMs.median / floorMs.median,
     localFirstNumbersMs: stats(local.map((l) => l.ms)),
-    singleFileFirstNumbersMs: single.length ? stats(single.map((l) => l.ms)) : null,
+    singleFileFirstNumbersMs,
+    singleFloor: singleFloorMs && { firstNumbersMs: singleFloorMs, kilobytes: Math.round(statSync(singleFile).size / 1024) },
+    singleOverFloor: singleFloorMs && singleFileFirstNumbersMs.median / singleFloorMs.median,
   };
 }
 
