@@ -1,6 +1,7 @@
 // The bench page: MultiHeadAttention(768, 768, 1024, 0.0, 12) forward timed over T = 64 … 1024 and plotted
 // (its projections' linear share and its attention's quadratic share, from the FLOP counts), timed at
-// T = 1024 (the first call apart, then N warm runs), and one head's 1024 × 1024 attention map drawn pixel by pixel. Everything runs on the
+// T = 1024 (the first call apart, then N warm runs), the chapter's bonus comparison of ways to compute the same
+// attention replayed (web/bench/), and one head's 1024 × 1024 attention map drawn pixel by pixel. Everything runs on the
 // main thread, so the page yields to the browser between forwards to show its progress.
 //
 // Nothing here needs freeing: tensors hold their values in JavaScript, and the module's C++ object is freed
@@ -8,6 +9,7 @@
 import { h, showStartFailure } from './render/dom.js';
 import { wasmPeak } from './peak.js';
 import { loadAttention } from '../wasm/index.js';
+import { setUpReplay } from './bench/replay.js';
 
 const T = 1024;
 const D = 768;
@@ -50,6 +52,17 @@ const els = {
   sweep: $('sweep'),
   sweepPlot: $('sweep-plot'),
   sweepBody: $('sweep-body'),
+  replay: {
+    quick: $('replay-quick'),
+    notebook: $('replay-notebook'),
+    quickSize: $('replay-quick-size'),
+    notebookSize: $('replay-notebook-size'),
+    progress: $('replay-progress'),
+    results: $('replay-results'),
+    cards: $('replay-cards'),
+    tableBody: $('replay-body'),
+    sizeLine: $('replay-size-line'),
+  },
 };
 
 const state = {
@@ -96,8 +109,11 @@ async function boot() {
   if (Number.isInteger(runs) && runs >= RUNS_MIN && runs <= RUNS_MAX) els.runs.value = String(runs);
 
   wireEvents();
+  setUpReplay(els.replay, { torch, nextFrame, isBusy: () => state.running, setBusy, beforeFirstRun: takeFirstCall }, params);
   els.run.disabled = false;
   els.sweepRun.disabled = false;
+  els.replay.quick.disabled = false;
+  els.replay.notebook.disabled = false;
   els.head.disabled = false;
   els.status.removeAttribute('aria-busy');
   els.status.replaceChildren();
@@ -108,6 +124,8 @@ function fatal(message, error) {
   showStartFailure(els.status, 'The benchmark could not start', message, error);
   els.run.disabled = true;
   els.sweepRun.disabled = true;
+  els.replay.quick.disabled = true;
+  els.replay.notebook.disabled = true;
   els.head.disabled = true;
   els.backend.textContent = 'not loaded';
 }
@@ -212,6 +230,8 @@ function setBusy(running) {
   state.running = running;
   els.run.disabled = running;
   els.sweepRun.disabled = running;
+  els.replay.quick.disabled = running;
+  els.replay.notebook.disabled = running;
   els.runs.disabled = running;
   els.head.disabled = running; // drawing a map between forwards would share their time
 }
@@ -256,18 +276,26 @@ function renderRows(rows, count) {
 
 // ---------------------------------------------------------------- the sweep over T
 
+/**
+ * The T = 1024 timing shows the first forward since the page loaded: the sweep and the replay take it before
+ * they warm the same code up. `say` shows the progress where the caller shows its own.
+ */
+async function takeFirstCall(say) {
+  if (state.firstMs !== null) return;
+  say('First call…');
+  await nextFrame();
+  state.firstMs = timeForward();
+}
+
 /** Times the forward at each length of SWEEP (one untimed pass, then the median of SWEEP_RUNS) and plots it. */
 async function sweep() {
   if (state.running) return;
   setBusy(true);
   const points = [];
   try {
-    // the T = 1024 timing below shows the first forward since the page loaded: take it before the sweep warms up
-    if (state.firstMs === null) {
-      els.sweepProgress.textContent = 'First call…';
-      await nextFrame();
-      state.firstMs = timeForward();
-    }
+    await takeFirstCall((text) => {
+      els.sweepProgress.textContent = text;
+    });
     for (const t of SWEEP) {
       els.sweepProgress.textContent = `Timing T = ${t}…`;
       await nextFrame();

@@ -1,5 +1,6 @@
 // The bench page (bench.html): GPT-2-size MultiHeadAttention timed live (a sweep over T plotted, then T = 1024
-// in detail) and one head's attention map. The times
+// in detail), the bonus replay (every way of web/bench/variants.js equal to the chapter's class and timed, at
+// a short ?replay-tokens= to keep it seconds) and one head's attention map. The times
 // appear and are positive; the map is drawn (a coloured lower triangle, a masked upper one); the weight read
 // by pointing at a cell is the one the same API computes in Node; the keyboard moves the cell; a missing
 // WebAssembly file gives a clear message; axe-core, console errors and a 390 px phone.
@@ -50,6 +51,31 @@ async function sweepOnce(page) {
   await page.click('#sweep-run');
   await page.waitForFunction(() => document.getElementById('sweep').dataset.state === 'done', undefined, { timeout: 120_000 });
 }
+
+/** Clicks one of the replay's buttons ('quick' or 'notebook') and waits until every way has its figures. */
+async function replayOnce(page, which = 'quick') {
+  await page.click(`#replay-${which}`);
+  await page.waitForFunction((size) => {
+    const results = document.getElementById('replay-results');
+    return results.dataset.size === size && ['done', 'error'].includes(results.dataset.state);
+  }, which, { timeout: 120_000 });
+}
+
+/** What the replay shows per way: its card's figures and its table row's cells. */
+const replayShown = (page) =>
+  page.evaluate(() => ({
+    state: document.getElementById('replay-results').dataset.state,
+    progress: document.getElementById('replay-progress').textContent,
+    cards: [...document.querySelectorAll('#replay-cards li')].map((li) => ({
+      id: li.dataset.variant,
+      first: Number(li.dataset.firstMs),
+      median: Number(li.dataset.medianMs),
+      difference: li.dataset.difference === '' ? null : Number(li.dataset.difference),
+      text: li.textContent,
+    })),
+    rows: [...document.querySelectorAll('#replay-body tr')].map((tr) => [...tr.children].map((c) => c.textContent)),
+    sizeLine: document.getElementById('replay-size-line').textContent,
+  }));
 
 /** Points at the centre of a cell of the map and returns what the readout says about it. */
 async function pointAt(page, row, col) {
@@ -216,15 +242,58 @@ test('the sweep over T: plain words first, five points on the plot, each bar spl
   await closePage(page);
 });
 
-test('axe-core finds no serious or critical violations, before and after a run and a sweep', async (t) => {
+test('the bonus replay: every way equal to the chapter’s MultiHeadAttention within 1e-5, timed, beside the notebook’s times', async () => {
+  const page = await newPage(env.browser);
+  await openBench(page, '?runs=1&replay-tokens=32');
+  const { VARIANTS, PUBLISHED } = await import('../../web/bench/variants.js');
+  const headings = await page.locator('main h2').allTextContents();
+  assert.ok(headings.indexOf('Six ways to compute the same attention') < headings.indexOf('For engineers: the details'),
+    'the replay’s plain words come before the engineering figures');
+  assert.equal(VARIANTS.length, 6, 'the heading counts the ways');
+  assert.match(await page.textContent('#replay-quick-size'), /^batch 1 × 32 tokens × 768, 12 heads$/);
+  assert.match(await page.textContent('#replay-notebook-size'), /^batch 8 × 32 tokens × 768, 12 heads$/);
+
+  for (const which of ['quick', 'notebook']) {
+    await replayOnce(page, which);
+    const shown = await replayShown(page);
+    assert.equal(shown.state, 'done', `${which}: ${shown.progress}`);
+    console.log(`${which}: ${shown.progress}`);
+    assert.deepEqual(shown.cards.map((c) => c.id), VARIANTS.map((v) => v.id), 'a card per way, in the data’s order');
+    for (const c of shown.cards) {
+      assert.ok(c.difference !== null && c.difference <= 1e-5, `${which} ${c.id}: largest difference ${c.difference}`);
+      assert.ok(Number.isFinite(c.first) && c.first > 0, `${which} ${c.id}: first call ${c.first} ms`);
+      assert.ok(Number.isFinite(c.median) && c.median > 0, `${which} ${c.id}: median ${c.median} ms`);
+      const v = VARIANTS.find((x) => x.id === c.id);
+      assert.ok(c.text.includes(v.why), `${c.id}: its sentence on why is shown`);
+    }
+    assert.equal(shown.cards.find((c) => c.id === 'chapter').difference, 0, 'the reference against itself');
+    assert.match(shown.progress, /all 6 give the chapter’s numbers/);
+    assert.match(shown.sizeLine, new RegExp(`batch ${which === 'quick' ? 1 : 8} × 32 tokens`));
+    // the table: every way with its median and the notebook's times beside it, as published
+    assert.equal(shown.rows.length, VARIANTS.length);
+    const tableText = shown.rows.flat().join(' ');
+    for (const row of PUBLISHED.rows) assert.ok(tableText.includes(`${row.ms} ms`), `the notebook’s ${row.ms} ms is shown`);
+    for (const [k, c] of shown.cards.entries()) {
+      assert.match(shown.rows[k][2], /^\d+(\.\d)? ms$/, `${c.id}: median in the table`);
+    }
+  }
+  assert.match(await page.locator('#replay-figures-title').locator('..').textContent(), /MacBook Air M3[\s\S]*PyTorch 2\.4/,
+    'the notebook’s hardware is named');
+  assert.equal(await page.locator('#replay-quick').isDisabled(), false, 'the buttons are enabled again');
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('axe-core finds no serious or critical violations, before and after a run, a sweep and a replay', async (t) => {
   // bypassCSP: axe is injected as an inline script
   const page = await newPage(env.browser, { contextOptions: { bypassCSP: true } });
-  await openBench(page);
+  await openBench(page, '?runs=1&replay-tokens=32');
   const found = [];
   for (const when of ['loaded', 'after a run']) {
     if (when === 'after a run') {
       await runOnce(page);
       await sweepOnce(page);
+      await replayOnce(page);
     }
     await page.addScriptTag({ path: `${root}node_modules/axe-core/axe.min.js` });
     const violations = await page.evaluate(async () => {
@@ -242,11 +311,13 @@ test('axe-core finds no serious or critical violations, before and after a run a
   await closePage(page);
 });
 
-test('no horizontal scroll at 390 px, after a run and a sweep and with a weight read', async () => {
+test('no horizontal scroll at 390 px, after a run, a sweep and a replay and with a weight read', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844 });
-  await openBench(page);
+  await openBench(page, '?runs=1&replay-tokens=32');
   await runOnce(page);
   await sweepOnce(page);
+  await replayOnce(page);
+  assert.equal(await page.locator('#replay-results').getAttribute('data-state'), 'done');
   assert.equal(await page.locator('#sweep-plot circle.sweep-point').count(), 5);
   await pointAt(page, 600, 100);
   const m = await page.evaluate(() => ({
