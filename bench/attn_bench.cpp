@@ -3,6 +3,7 @@
 // std::chrono. Not a test: `attn_bench` prints a table and JSON; `attn_bench --serve` answers one line of
 // JSON per command read from stdin (scripts/bench.mjs drives it in rounds beside the other implementations).
 //   commands: peak | peak-muladd | gemm | mha <batch> | first <batch> | quit
+// One thread unless `--threads N` (before the other arguments) says how many the core may use.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "attn/generator.hpp"
 #include "attn/nn.hpp"
 #include "attn/ops.hpp"
+#include "attn/parallel.hpp"
 #include "kernels/kernels.hpp"
 
 namespace {
@@ -127,7 +129,8 @@ int serve() {
     std::unique_ptr<Model> models[3];
     Gemm gemm;
     std::string line;
-    std::cout << "{\"ready\":true,\"kernels\":\"" << attn::kernels::active().name << "\"}" << std::endl;
+    std::cout << "{\"ready\":true,\"kernels\":\"" << attn::kernels::active().name
+              << "\",\"threads\":" << attn::get_num_threads() << "}" << std::endl;
     while (std::getline(std::cin, line)) {
         std::istringstream in(line);
         std::string cmd;
@@ -160,6 +163,12 @@ Stats stats(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    attn::set_num_threads(1);
+    if (argc > 2 && std::strcmp(argv[1], "--threads") == 0) {
+        attn::set_num_threads(std::max(1, std::atoi(argv[2])));
+        argc -= 2;
+        argv += 2;
+    }
     if (argc > 1 && std::strcmp(argv[1], "--serve") == 0) return serve();
     const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 7;
 
@@ -175,7 +184,8 @@ int main(int argc, char** argv) {
         m2.push_back(time_mha(two));
     }
     const Stats sp = stats(p), spm = stats(pm), sg = stats(g), s1 = stats(m1), s2 = stats(m2);
-    std::printf("attn_bench: kernels %s, %d rounds, medians (min..max)\n", attn::kernels::active().name, rounds);
+    std::printf("attn_bench: kernels %s, %lld thread(s), %d rounds, medians (min..max)\n", attn::kernels::active().name,
+                static_cast<long long>(attn::get_num_threads()), rounds);
     std::printf("  FMA peak        %7.1f GFLOP/s   (mul+add peak %.1f)\n", sp.median, spm.median);
     std::printf("  GEMM 1024x768x768 %7.2f ms (%.2f..%.2f)  %6.1f GFLOP/s  %5.1f%% of FMA peak\n", sg.median, sg.min,
                 sg.max, kGemmFlop / sg.median / 1e6, 100.0 * kGemmFlop / sg.median / 1e6 / sp.median);

@@ -87,12 +87,8 @@ Tensor causal_context(const Tensor& queries, const Tensor& keys, const Tensor& v
     const float *q = queries.data(), *k = keys.data(), *v = values.data();
     float* out = context.data();
     const auto& kernel = kernels::active();  // fused where the CPU has FMA, as the projections
-    const auto attention = kernel.attention_causal_fused ? kernel.attention_causal_fused : kernel.attention_causal;
-    for (int64_t b = 0; b < batch; ++b)
-        for (int64_t h = 0; h < heads; ++h) {
-            const int64_t at = b * T * width + h * head_dim;
-            attention(q + at, width, k + at, width, v + at, width, out + at, width, T, head_dim, scale);
-        }
+    kernel.attention_causal_heads(q, k, v, out, batch, T, heads, head_dim, scale,
+                                  kernel.attention_causal_fused != nullptr);
     return context;
 }
 

@@ -46,6 +46,13 @@ struct Table {
     void (*attention_causal_fused)(const float* q, int64_t ldq, const float* k, int64_t ldk, const float* v,
                                    int64_t ldv, float* out, int64_t ldo, int64_t T, int64_t d, float scale);
 
+    // attention_causal (attention_causal_fused when `fused` and the table has it) of every head of q, k, v
+    // [batch, T, heads·d], each row the heads side by side, into out of the same layout. With more than one
+    // thread (attn::set_num_threads) the SIMD tables split each batch entry's heads × query blocks over them;
+    // every output row is still computed whole by the per-head kernel's steps: the same bits on any number.
+    void (*attention_causal_heads)(const float* q, const float* k, const float* v, float* out, int64_t batch,
+                                   int64_t T, int64_t heads, int64_t d, float scale, bool fused);
+
     // rows × n, row-major: softmax of each row (§2.2): max, EXP(x - max), the 8-lane sum, times 1/S.
     void (*softmax_rows)(const float* x, float* y, int64_t rows, int64_t n);
 

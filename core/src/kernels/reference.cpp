@@ -163,6 +163,18 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
     attention_causal_of<false>(q, ldq, k, ldk, v, ldv, out, ldo, T, d, scale);
 }
 
+// Every head of q, k, v [batch, T, heads·d] in turn (the reference runs on one thread).
+void attention_causal_heads(const float* q, const float* k, const float* v, float* out, int64_t batch, int64_t T,
+                            int64_t heads, int64_t d, float scale, bool fused) {
+    const int64_t width = heads * d;
+    for (int64_t b = 0; b < batch; ++b)
+        for (int64_t h = 0; h < heads; ++h) {
+            const int64_t at = b * T * width + h * d;
+            (fused ? attention_causal_of<true> : attention_causal_of<false>)(q + at, width, k + at, width, v + at, width,
+                                                                           out + at, width, T, d, scale);
+        }
+}
+
 // rows × n → rows × n: softmax of each row (§2.2).
 void softmax_rows(const float* x, float* y, int64_t rows, int64_t n) {
     for (int64_t row = 0; row < rows; ++row) {
@@ -246,8 +258,9 @@ float exp_fast_ref(float d) {
 const Table& reference() {
     // gemm_fused, attention_causal_fused: none, the scalar build has no FMA instruction (std::fma would be a
     // slow library call).
-    static const Table table{"scalar",      matmul,       gemm, nullptr, attention_causal, nullptr, softmax_rows,
-                             exp,           binary, binary_scalar, masked_fill};
+    static const Table table{"scalar",      matmul,        gemm,   nullptr,       attention_causal,
+                             nullptr,       attention_causal_heads, softmax_rows, exp, binary,
+                             binary_scalar, masked_fill};
     return table;
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <utility>
 
+#include "attn/parallel.hpp"
 #include "simd_elementwise.hpp"
 
 namespace attn::kernels {
@@ -212,6 +213,109 @@ void pack_b(const float* B, int64_t rsb, int64_t csb, int64_t kc, int64_t nc, fl
 // than it saves: the small driver runs instead. The bits are the same either way.
 constexpr int64_t kPackedMinWork = int64_t{1} << 18;
 
+// From this many multiply-adds a packed product is split over the threads (attn::set_num_threads): below
+// it, waking them costs more than it saves.
+constexpr int64_t kParallelMinWork = int64_t{1} << 20;
+
+// The threads' share of a packed product: blocks of this many rows of C (a multiple of every MR), each
+// computed whole by one thread. Fixed, so that no sum depends on the number of threads.
+constexpr int64_t kParallelRows = 48;
+
+// One block of C, mc rows × nc columns at C, for one k block of kc terms: A's rows packed into Ap, then
+// every register block against the packed panels of B (Bp, as pack_b leaves them). `first`: the sums start
+// from +0; `last`: the bias (if any) is added to the finished sums. tile and tile_bias: MR × NR and NR floats.
+template <class Arch, bool Fused>
+void gemm_block(const float* A, int64_t lda, const float* Bp, const float* bias, float* C, int64_t ldc, int64_t mc,
+                int64_t nc, int64_t kc, bool first, bool last, float* Ap, float* tile, float* tile_bias) {
+    using Bk = Blocking<Arch>;
+    constexpr int MR = Bk::MR;
+    constexpr int64_t W = Vec<Arch>::size, NR = Bk::NV * W;
+    pack_a<MR>(A, lda, mc, kc, Ap);
+    for (int64_t jr = 0; jr < nc; jr += NR) {
+        const int64_t nr = min_i64(NR, nc - jr);
+        const float* bias_j = last && bias ? bias + jr : nullptr;
+        if (bias_j && nr < NR) {
+            for (int64_t c = 0; c < NR; ++c) tile_bias[c] = c < nr ? bias_j[c] : 0.0f;
+            bias_j = tile_bias;
+        }
+        const float* panel = Bp + (jr / NR) * kc * NR;
+        for (int64_t ir = 0; ir < mc; ir += MR) {
+            const int64_t mr = min_i64(MR, mc - ir);
+            float* c = C + ir * ldc + jr;
+            const float* sliver = Ap + (ir / MR) * kc * MR;
+            if (mr == MR && nr == NR) {
+                packed_kernel<Arch, MR, Bk::NV, Fused>(sliver, panel, kc, c, ldc, first, bias_j);
+                continue;
+            }
+            // An edge block runs whole on a copy; only its valid part goes back to C.
+            if (!first)
+                for (int64_t r = 0; r < mr; ++r)
+                    for (int64_t x = 0; x < nr; ++x) tile[r * NR + x] = c[r * ldc + x];
+            packed_kernel<Arch, MR, Bk::NV, Fused>(sliver, panel, kc, tile, NR, first, bias_j);
+            for (int64_t r = 0; r < mr; ++r)
+                for (int64_t x = 0; x < nr; ++x) c[r * ldc + x] = tile[r * NR + x];
+        }
+    }
+}
+
+// The packed product on several threads, one column block of NC at a time: first B's block is packed (its
+// k blocks and groups of panels are the tasks), then blocks of kParallelRows rows of C are the tasks, each
+// running gemm's loops over the k blocks (same k blocks, same register blocks: gemm's bits).
+template <class Arch, bool Fused>
+void gemm_parallel(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias, float* C,
+                   int64_t ldc, int64_t M, int64_t N, int64_t K) {
+    using CB = CacheBlocks;
+    constexpr int MR = Blocking<Arch>::MR;
+    constexpr int64_t W = Vec<Arch>::size, NR = Blocking<Arch>::NV * W;
+    static_assert(kParallelRows % MR == 0, "a row block must be whole slivers");
+    constexpr int64_t kPackPanels = 16;  // panels of B per packing task
+    const int64_t k_blocks = (K + CB::KC - 1) / CB::KC;
+    const int64_t block_floats = min_i64(CB::KC, K) * ((min_i64(CB::NC, N) + NR - 1) / NR * NR);
+    Scratch packed(k_blocks * block_floats);
+
+    struct Job {
+        const float *A, *B, *bias;
+        float *C, *Bp;
+        int64_t lda, rsb, csb, ldc, M, K, jc, nc, k_blocks, block_floats, pack_groups;
+    } job{A, B, bias, C, packed.data(), lda, rsb, csb, ldc, M, K, 0, 0, k_blocks, block_floats, 0};
+
+    for (int64_t jc = 0; jc < N; jc += CB::NC) {
+        job.jc = jc;
+        job.nc = min_i64(CB::NC, N - jc);
+        const int64_t panels = (job.nc + NR - 1) / NR;
+        job.pack_groups = (panels + kPackPanels - 1) / kPackPanels;
+        // pass 1: pack B[:, jc : jc + nc], task = (k block, group of panels)
+        attn::parallel::run_tasks(
+            k_blocks * job.pack_groups,
+            [](void* context, int64_t task) {
+                const Job& j = *static_cast<const Job*>(context);
+                const int64_t pc = task / j.pack_groups * CB::KC, group = task % j.pack_groups;
+                const int64_t kc = min_i64(CB::KC, j.K - pc), col = group * kPackPanels * NR;
+                const int64_t cols = min_i64(kPackPanels * NR, j.nc - col);
+                pack_b<NR>(j.B + pc * j.rsb + (j.jc + col) * j.csb, j.rsb, j.csb, kc, cols,
+                           j.Bp + (pc / CB::KC) * j.block_floats + col * kc);
+            },
+            &job);
+        // pass 2: C's row blocks, each over every k block in order
+        attn::parallel::run_tasks(
+            (job.M + kParallelRows - 1) / kParallelRows,
+            [](void* context, int64_t task) {
+                const Job& j = *static_cast<const Job*>(context);
+                const int64_t ic = task * kParallelRows, mc = min_i64(kParallelRows, j.M - ic);
+                Scratch buffer(CB::KC * kParallelRows + MR * NR + NR);
+                float* Ap = buffer.data();
+                float* tile = Ap + CB::KC * kParallelRows;
+                for (int64_t pc = 0; pc < j.K; pc += CB::KC) {
+                    const int64_t kc = min_i64(CB::KC, j.K - pc);
+                    gemm_block<Arch, Fused>(j.A + ic * j.lda + pc, j.lda, j.Bp + (pc / CB::KC) * j.block_floats,
+                                            j.bias ? j.bias + j.jc : nullptr, j.C + ic * j.ldc + j.jc, j.ldc, mc,
+                                            j.nc, kc, pc == 0, pc + kc == j.K, Ap, tile, tile + MR * NR);
+                }
+            },
+            &job);
+    }
+}
+
 template <class Arch, bool Fused = false>
 void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias, float* C,
           int64_t ldc, int64_t M, int64_t N, int64_t K) {
@@ -228,6 +332,10 @@ void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb,
         }
         return;
     }
+    if (M > kParallelRows && M * N * K >= kParallelMinWork && attn::get_num_threads() > 1) {
+        gemm_parallel<Arch, Fused>(A, lda, B, rsb, csb, bias, C, ldc, M, N, K);
+        return;
+    }
 
     // Packing buffers (the B panels are loaded aligned).
     Scratch buffer(CB::KC * (CB::NC + CB::MC) + MR * NR + NR);
@@ -240,36 +348,11 @@ void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb,
         const int64_t nc = min_i64(CB::NC, N - jc);
         for (int64_t pc = 0; pc < K; pc += CB::KC) {
             const int64_t kc = min_i64(CB::KC, K - pc);
-            const bool first = pc == 0, last = pc + kc == K;
             pack_b<NR>(B + pc * rsb + jc * csb, rsb, csb, kc, nc, Bp);
             for (int64_t ic = 0; ic < M; ic += CB::MC) {
                 const int64_t mc = min_i64(CB::MC, M - ic);
-                pack_a<MR>(A + ic * lda + pc, lda, mc, kc, Ap);
-                for (int64_t jr = 0; jr < nc; jr += NR) {
-                    const int64_t nr = min_i64(NR, nc - jr);
-                    const float* bias_j = last && bias ? bias + jc + jr : nullptr;
-                    if (bias_j && nr < NR) {
-                        for (int64_t c = 0; c < NR; ++c) tile_bias[c] = c < nr ? bias_j[c] : 0.0f;
-                        bias_j = tile_bias;
-                    }
-                    const float* panel = Bp + (jr / NR) * kc * NR;
-                    for (int64_t ir = 0; ir < mc; ir += MR) {
-                        const int64_t mr = min_i64(MR, mc - ir);
-                        float* c = C + (ic + ir) * ldc + jc + jr;
-                        const float* sliver = Ap + (ir / MR) * kc * MR;
-                        if (mr == MR && nr == NR) {
-                            packed_kernel<Arch, MR, Bk::NV, Fused>(sliver, panel, kc, c, ldc, first, bias_j);
-                            continue;
-                        }
-                        // An edge block runs whole on a copy; only its valid part goes back to C.
-                        if (!first)
-                            for (int64_t r = 0; r < mr; ++r)
-                                for (int64_t x = 0; x < nr; ++x) tile[r * NR + x] = c[r * ldc + x];
-                        packed_kernel<Arch, MR, Bk::NV, Fused>(sliver, panel, kc, tile, NR, first, bias_j);
-                        for (int64_t r = 0; r < mr; ++r)
-                            for (int64_t x = 0; x < nr; ++x) c[r * ldc + x] = tile[r * NR + x];
-                    }
-                }
+                gemm_block<Arch, Fused>(A + ic * lda + pc, lda, Bp, bias ? bias + jc : nullptr, C + ic * ldc + jc, ldc,
+                                        mc, nc, kc, pc == 0, pc + kc == K, Ap, tile, tile_bias);
             }
         }
     }

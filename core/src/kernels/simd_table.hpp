@@ -28,6 +28,15 @@ constexpr auto attention_causal_fused_of() {
 }
 
 template <class Arch>
+void attention_causal_heads(const float* q, const float* k, const float* v, float* out, int64_t batch, int64_t T,
+                            int64_t heads, int64_t d, float scale, bool fused) {
+    if constexpr (Fma<Arch>::hardware) {
+        if (fused) return attention_heads<Arch, true>(q, k, v, out, batch, T, heads, d, scale);
+    }
+    attention_heads<Arch, false>(q, k, v, out, batch, T, heads, d, scale);
+}
+
+template <class Arch>
 Table make_table(const char* name) {
     return Table{name,
                  &matmul<Arch>,
@@ -35,6 +44,7 @@ Table make_table(const char* name) {
                  gemm_fused_of<Arch>(),
                  &attention_causal<Arch>,
                  attention_causal_fused_of<Arch>(),
+                 &attention_causal_heads<Arch>,
                  &softmax_rows<Arch>,
                  &exp<Arch>,
                  &binary<Arch>,
