@@ -151,6 +151,39 @@ function sitePolicy() {
   };
 }
 
+/**
+ * The walk-through's boot.js tag names each build of the core (data-preload-<flavour>: its Emscripten script,
+ * then its .wasm), so that boot.js starts fetching the one the page will pick alongside the page's own module,
+ * not a round trip after it.
+ */
+function corePreloads() {
+  return {
+    name: 'attention:core-preloads',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post', // the bundle's file names are known
+      handler(html, { filename, bundle }) {
+        if (!filename.endsWith('/index.html') || !bundle) return html;
+        const flavours = {};
+        for (const item of Object.values(bundle)) {
+          // a bundled Emscripten script is a chunk; one imported by its address (threads) and a .wasm are assets
+          for (const source of item.type === 'chunk' ? [item.facadeModuleId ?? ''] : (item.originalFileNames ?? [])) {
+            const [, flavour, kind] = /wasm\/dist\/attention-([\w-]+)\.(mjs|wasm)$/.exec(source) ?? [];
+            if (flavour) (flavours[flavour] ??= {})[kind] = `./${item.fileName}`;
+          }
+        }
+        const complete = Object.entries(flavours).filter(([, f]) => f.mjs && f.wasm);
+        if (!['simd', 'scalar'].every((name) => flavours[name]?.mjs && flavours[name]?.wasm)) {
+          throw new Error(`core-preloads: the simd and scalar builds' files are not both in the bundle (${JSON.stringify(flavours)})`);
+        }
+        const tag = /<script\s+src="\.\/boot\.js"/;
+        if (!tag.test(html)) throw new Error('core-preloads: index.html has no boot.js tag');
+        return html.replace(tag, (start) => `${start}${complete.map(([name, f]) => ` data-preload-${name}="${f.mjs} ${f.wasm}"`).join('')}`);
+      },
+    },
+  };
+}
+
 /** The single file: boot.js and the icon inlined, the edition marked (the bench and notebook links hide). */
 function singleFileEdition() {
   const boot = readFileSync(here('web/public/boot.js'), 'utf8');
@@ -256,7 +289,7 @@ export default defineConfig(({ mode }) =>
       }
     : {
         ...shared,
-        plugins: [katexFaces(), pyodideFolder(), sitePolicy(), workerPolicy()],
+        plugins: [katexFaces(), pyodideFolder(), sitePolicy(), workerPolicy(), corePreloads()],
         build: {
           ...shared.build,
           outDir: here('dist/site'),

@@ -2,8 +2,14 @@
 // fetched, a syntax error, an old browser), the page says so instead of showing "Loading…" forever. Its
 // <script> tag names the element for the message (data-host), the message's title (data-title) and what to
 // say when a script cannot be loaded (data-load-error). Messages are set as text.
+//
+// It also starts fetching the WebAssembly build the page will pick, with its Emscripten script, at once:
+// the page's module asks for them only once it has loaded and run, a round trip later. The build writes
+// their addresses on the tag (data-preload-<flavour>: the script, then the .wasm); the page's fetch() and
+// import() then take the preloaded responses.
 (function () {
   var script = document.currentScript;
+  preloadCore(script);
   var hostId = script.getAttribute('data-host');
   var heading = script.getAttribute('data-title');
   var loadError = script.getAttribute('data-load-error') || 'The page’s scripts could not be loaded.';
@@ -39,4 +45,27 @@
     },
     true,
   );
+
+  function preloadCore(script) {
+    if (typeof WebAssembly !== 'object' || !script.getAttribute('data-preload-scalar')) return;
+    // wasm/index.js's choice, made the same way: its SIMD probe, (module (func (result v128) i32.const 0
+    // i8x16.splat i8x16.popcnt)); threads where shared memory is (a cross-origin-isolated page) and built
+    var probe = new Uint8Array([
+      0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+    ]);
+    var simd = WebAssembly.validate(probe);
+    var threads = simd && window.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+    var flavour = threads && script.hasAttribute('data-preload-simd-threads') ? 'simd-threads' : simd ? 'simd' : 'scalar';
+    var files = (script.getAttribute('data-preload-' + flavour) || '').split(' ');
+    if (files.length !== 2) return;
+    var wasm = document.createElement('link');
+    wasm.rel = 'preload';
+    wasm.as = 'fetch';
+    wasm.crossOrigin = 'anonymous'; // as the page's fetch() asks for it: CORS mode, same-origin credentials
+    wasm.href = files[1];
+    var module = document.createElement('link');
+    module.rel = 'modulepreload';
+    module.href = files[0];
+    document.head.append(wasm, module);
+  }
 })();
