@@ -49,6 +49,11 @@ async function compileWasm(url) {
     const { readFile } = await import('node:fs/promises');
     return WebAssembly.compile(await readFile(url));
   }
+  // A build inlined as a data: URL (the single-file edition): decoded here: several times faster than fetch() of it.
+  if (url.protocol === 'data:' && typeof Uint8Array.fromBase64 === 'function') {
+    const { href } = url;
+    return WebAssembly.compile(Uint8Array.fromBase64(href.slice(href.indexOf(',') + 1)));
+  }
   const response = await fetch(url, { credentials: 'same-origin' });
   if (!response.ok) throw new Error(`could not fetch ${url} (HTTP ${response.status})`);
   if (typeof WebAssembly.compileStreaming === 'function') {
