@@ -109,7 +109,9 @@ async function boot() {
   if (Number.isInteger(runs) && runs >= RUNS_MIN && runs <= RUNS_MAX) els.runs.value = String(runs);
 
   wireEvents();
-  setUpReplay(els.replay, { torch, nextFrame, isBusy: () => state.running, setBusy, beforeFirstRun: takeFirstCall }, params);
+  // the replay's instances: one thread, the page's kernels (SIMD or scalar)
+  const newTorch = () => loadAttention({ flavour: torch.backend === 'wasm-scalar' ? 'scalar' : 'simd' });
+  setUpReplay(els.replay, { newTorch, nextFrame, isBusy: () => state.running, setBusy, beforeFirstRun: takeFirstCall }, params);
   els.run.disabled = false;
   els.sweepRun.disabled = false;
   els.replay.quick.disabled = false;

@@ -36,11 +36,11 @@ for (const [flavour, torch] of await loadBuilds()) {
         assert.ok(values.every(Number.isFinite), 'the reference is finite');
         assert.ok(Math.max(...values.map(Math.abs)) > 0.01, 'the reference is not all zeros');
         for (const v of VARIANTS) {
-          const d = largestDifference(torch, ys.get(v.id), reference);
+          const d = largestDifference(ys.get(v.id), reference);
           assert.ok(d <= SAME_WITHIN, `${v.id}: largest difference ${d}`);
           // and with each other, not only with the reference
           for (const w of VARIANTS) {
-            const e = largestDifference(torch, ys.get(v.id), ys.get(w.id));
+            const e = largestDifference(ys.get(v.id), ys.get(w.id));
             assert.ok(e <= 2 * SAME_WITHIN, `${v.id} against ${w.id}: ${e}`);
           }
         }
@@ -50,8 +50,8 @@ for (const [flavour, torch] of await loadBuilds()) {
     test('another seed gives other outputs, and the variants still agree', () => {
       const size = CASES[0];
       const a = outputs(torch, size, 123).ys, b = outputs(torch, size, 7).ys;
-      assert.ok(largestDifference(torch, a.get(REFERENCE), b.get(REFERENCE)) > 1e-3, 'the seed matters');
-      for (const v of VARIANTS) assert.ok(largestDifference(torch, b.get(v.id), b.get(REFERENCE)) <= SAME_WITHIN, v.id);
+      assert.ok(largestDifference(a.get(REFERENCE), b.get(REFERENCE)) > 1e-3, 'the seed matters');
+      for (const v of VARIANTS) assert.ok(largestDifference(b.get(v.id), b.get(REFERENCE)) <= SAME_WITHIN, v.id);
     });
 
     test('the check is sharp: weights copied to the wrong place give a large difference', () => {
@@ -69,7 +69,7 @@ for (const [flavour, torch] of await loadBuilds()) {
       ];
       for (const v of VARIANTS) {
         for (const [what, w] of wrong) {
-          const d = largestDifference(torch, v.build(torch, w, size)(x), reference);
+          const d = largestDifference(v.build(torch, w, size)(x), reference);
           assert.ok(d > 1e-3, `${v.id} with ${what}: largest difference only ${d}`);
         }
       }

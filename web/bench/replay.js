@@ -1,8 +1,8 @@
 // The bonus replay on the bench page: every variant of web/bench/variants.js built from one set of weights,
 // run on one x, checked against the chapter's MultiHeadAttention (the largest absolute difference) and timed
-// (each variant's first call apart, then warm rounds that run every variant once in turn, so that a slow
-// spell of the machine falls on all of them alike; the median of each). Two renderers: cards in plain words
-// (#replay-cards) and the engineering table beside the notebook's published times (#replay-table).
+// (its first call apart, then the median of three warm runs), one variant after the other, each in a
+// WebAssembly instance of its own. Two renderers: cards in plain words (#replay-cards) and the engineering
+// table beside the notebook's published times (#replay-table).
 import { h } from '../render/dom.js';
 import { PUBLISHED, REFERENCE, SIZES, VARIANTS, largestDifference, replayInputs } from './variants.js';
 
@@ -43,7 +43,8 @@ const publishedReference = PUBLISHED.rows.find((row) => row.variant === REFERENC
 /**
  * Wires the replay's buttons. `els`: { quick, notebook, quickSize, notebookSize, progress, results, cards, tableBody,
  * sizeLine };
- * `page`: { torch, nextFrame, isBusy, setBusy, beforeFirstRun } from web/bench.js (one timing at a time).
+ * `page`: { newTorch, nextFrame, isBusy, setBusy, beforeFirstRun } from web/bench.js (one timing at a time;
+ * newTorch() loads a fresh instance of the API).
  */
 export function setUpReplay(els, page, params) {
   const sizes = replaySizes(params);
@@ -72,56 +73,44 @@ async function replay(els, page, which, size) {
   show();
   try {
     await page.beforeFirstRun(say);
-    say(`Building the ${VARIANTS.length} variants with the same weights (${sizeText(size)})…`);
-    await page.nextFrame();
-    const { torch } = page;
-    const { weights, x } = replayInputs(torch, size);
-    const forwards = new Map();
-    for (const v of VARIANTS) {
-      try {
-        forwards.set(v.id, v.build(torch, weights, size));
-      } catch (error) {
-        results[v.id].error = `could not be built: ${error?.message ?? error}`;
-      }
-    }
-    // first calls, the reference first: each output is compared at once and then dropped (at batch 8 an
-    // output is 24 MB and the scores inside a variant 400 MB)
+    // the reference first: every other output is compared with its numbers as soon as it is made
     const order = [VARIANTS.find((v) => v.id === REFERENCE), ...VARIANTS.filter((v) => v.id !== REFERENCE)];
     let reference = null;
     for (const [k, v] of order.entries()) {
-      if (!forwards.has(v.id)) continue;
-      say(`First call ${k + 1} of ${order.length}: ${v.name}…`);
-      await page.nextFrame();
+      const result = results[v.id];
+      const step = `${k + 1} of ${order.length}, ${v.name}`;
       try {
-        const start = performance.now();
-        const y = forwards.get(v.id)(x);
-        results[v.id].first = performance.now() - start;
-        if (v.id === REFERENCE) reference = y;
-        results[v.id].difference = reference ? largestDifference(torch, y, reference) : null;
-      } catch (error) {
-        results[v.id].error = error?.message ?? String(error);
-        forwards.delete(v.id);
-      }
-      show();
-    }
-    for (let round = 1; round <= WARM_ROUNDS; round++) {
-      for (const v of VARIANTS) {
-        if (!forwards.has(v.id)) continue;
-        say(`Warm round ${round} of ${WARM_ROUNDS}: ${v.name}…`);
+        say(`${step}: building it with the shared weights…`);
         await page.nextFrame();
-        try {
-          const start = performance.now();
-          forwards.get(v.id)(x);
-          results[v.id].warm.push(performance.now() - start);
-        } catch (error) {
-          results[v.id].error = error?.message ?? String(error);
-          forwards.delete(v.id);
+        // A WebAssembly heap of its own for each way: a heap never shrinks, and at batch 8 the chapter's class
+        // alone takes 1.8 GB of the 2 GB one heap can hold. The same seed draws the same weights and x in each.
+        const torch = await page.newTorch();
+        const { weights, x } = replayInputs(torch, size);
+        const forward = v.build(torch, weights, size);
+        say(`${step}: first call…`);
+        await page.nextFrame();
+        let start = performance.now();
+        const y = forward(x);
+        result.first = performance.now() - start;
+        const output = { shape: y.shape, data: y.data };
+        if (v.id === REFERENCE) reference = output;
+        result.difference = reference ? largestDifference(output, reference) : null;
+        show();
+        for (let round = 1; round <= WARM_ROUNDS; round++) {
+          say(`${step}: warm run ${round} of ${WARM_ROUNDS}…`);
+          await page.nextFrame();
+          start = performance.now();
+          forward(x);
+          result.warm.push(performance.now() - start);
+          show();
         }
+      } catch (error) {
+        result.error = error?.message ?? String(error);
         show();
       }
     }
     const failed = VARIANTS.filter((v) => results[v.id].error).length;
-    say(failed ? `Done, but ${failed} of the variants failed: see their rows.` : summary(results, size));
+    say(failed ? `Done, but ${failed} of the ways failed: see their cards.` : summary(results, size));
     els.results.dataset.state = failed ? 'error' : 'done';
   } catch (error) {
     say(`The replay failed: ${error?.message ?? error}`);
@@ -138,8 +127,8 @@ function summary(results, size) {
   const same = worst <= SAME_WITHIN
     ? `all ${VARIANTS.length} give the chapter’s numbers (largest difference ${formatDifference(worst)})`
     : `not all give the chapter’s numbers (largest difference ${formatDifference(worst)})`;
-  return `Done at ${sizeText(size)}: ${same}; fastest ${medians[0].v.name} (${formatMs(medians[0].ms)}), slowest ` +
-    `${medians.at(-1).v.name} (${formatMs(medians.at(-1).ms)}).`;
+  return `Done at ${sizeText(size)}: ${same}. Fastest: ${medians[0].v.name}, ${formatMs(medians[0].ms)}; slowest: ` +
+    `${medians.at(-1).v.name}, ${formatMs(medians.at(-1).ms)}.`;
 }
 
 /** What a variant's results say, ready to show: times, ratio to the chapter's class, its check. */
