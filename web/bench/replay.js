@@ -156,7 +156,9 @@ function renderCards(els, results, size) {
             : h('p', { class: 'replay-check' },
               v.id === REFERENCE
                 ? 'The reference: every other way is compared with it.'
-                : r.difference <= SAME_WITHIN
+                : r.difference === 0
+                  ? 'Same numbers as the chapter’s class, bit for bit.'
+                  : r.difference <= SAME_WITHIN
                   ? `Same numbers as the chapter’s class: they differ by at most ${formatDifference(r.difference)}.`
                   : `Differs from the chapter’s class by up to ${formatDifference(r.difference)}.`);
       return h(
@@ -200,12 +202,13 @@ function renderTable(els, results, size) {
         h('td', { class: 'num' }, text(r?.first, formatMs)),
         h('td', { class: 'num' }, text(medianMs, formatMs)),
         h('td', { class: 'num' }, text(ratio, formatRatio)),
-        h('td', { class: 'num' }, r?.error ? 'failed' : v.id === REFERENCE && r?.difference === 0 ? 'reference' : text(r?.difference, (d) => d.toExponential(1))),
-        h('td', { class: 'num replay-published' },
-          ...published.flatMap((row, k) => [k ? h('br') : null,
-            `${row.ms} ms`, h('span', { class: 'replay-published-name' }, ` ${row.name}`)])),
-        h('td', { class: 'num' },
-          ...published.flatMap((row, k) => [k ? h('br') : null, formatRatio(row.ms / publishedReference)])),
+        h('td', { class: 'num' }, r?.error ? 'failed' : v.id === REFERENCE && r?.difference === 0 ? 'reference'
+          : text(r?.difference, (d) => (d === 0 ? '0 (same bits)' : d.toExponential(1)))),
+        h('td', { class: 'replay-published' },
+          ...published.map((row) => h('span', { class: 'replay-published-row' },
+            h('span', { class: 'replay-published-ms' }, `${row.ms} ms`),
+            ` ÷ chapter ${formatRatio(row.ms / publishedReference)}`,
+            h('span', { class: 'replay-published-name' }, row.note ? `${row.name} (${row.note})` : row.name)))),
       );
     }),
   );
