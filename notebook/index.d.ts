@@ -30,6 +30,15 @@ export interface NotebookOptions {
   hostAccess?: boolean;
   /** Told each stage of loading, with the fraction done (0 to 1). */
   onProgress?: (message: string, fraction: number) => void;
+  /** A snapshot that onSnapshot gave (or a promise of one, null when there is none): Python is restored from
+   * it instead of started, when it was made from the same Pyodide, Python files and core; otherwise it is
+   * refused (`snapshotRefused` says why) and Python starts as usual. Later starts (a Stop that must restart
+   * Python) restore from it too. */
+  snapshot?: ArrayBuffer | Uint8Array | PromiseLike<ArrayBuffer | Uint8Array | null> | null;
+  /** Called with a snapshot of Python (about 30 MB) taken at a start that restored none: cells and torch
+   * imported, before any cell runs. Keep it (for example in the Cache Storage of the site's build) and give it
+   * as `snapshot` next time. */
+  onSnapshot?: (snapshot: Uint8Array) => void;
 }
 
 /** A Python error raised by a cell. */
@@ -55,6 +64,10 @@ export interface Notebook extends AsyncDisposable {
   readonly backend: string;
   /** True when stop() keeps the namespace (KeyboardInterrupt); false when it must restart Python. */
   readonly interruptible: boolean;
+  /** True when the last start restored Python from the snapshot given rather than starting it. */
+  readonly restoredFromSnapshot: boolean;
+  /** Why the snapshot given was not used at the last start; null when it was, or none was given. */
+  readonly snapshotRefused: string | null;
   /** Runs a cell in the notebook's one namespace; cells run one after another, in the order given.
    * onOutput receives what the cell prints while it runs, in pieces (the result's output holds all of it); if
    * it throws, that is reported once on the console and it hears no more of the cell. */

@@ -55,10 +55,14 @@ class Notebook {
   #profile;
   #backend = null;
   #closed = false;
+  #snapshot; // the snapshot each start restores Python from (a promise until the first start), or null
+  #restoredFromSnapshot = false;
+  #snapshotRefused = null;
 
   constructor(options) {
     this.#options = options;
     this.#profile = options.profile;
+    this.#snapshot = options.snapshot ?? null;
   }
 
   /** 'default' or 'mkl': which PyTorch build's dropout masks the notebook reproduces. */
@@ -67,9 +71,13 @@ class Notebook {
   get backend() { return this.#backend; }
   /** True when Stop keeps the namespace (KeyboardInterrupt) rather than restarting Python. */
   get interruptible() { return this.#interrupt !== null; }
+  /** True when the last start restored Python from a snapshot rather than starting it. */
+  get restoredFromSnapshot() { return this.#restoredFromSnapshot; }
+  /** Why the snapshot given was not used at the last start (null when it was, or none was given). */
+  get snapshotRefused() { return this.#snapshotRefused; }
 
   async start() {
-    const { flavour, pyodideURL, hostAccess, onProgress } = this.#options;
+    const { flavour, pyodideURL, hostAccess, onProgress, onSnapshot } = this.#options;
     this.#interrupt = canInterrupt() ? new Int32Array(new SharedArrayBuffer(4)) : null;
     const ready = new Promise((resolve, reject) => this.#calls.set(0, { resolve, reject, kind: 'start' }));
     const onMessage = (m) => {
@@ -78,6 +86,7 @@ class Notebook {
       else if (m.type === 'failed') this.#fail(new NotebookError(`loadNotebook: ${m.message}`));
       else if (m.type === 'result') this.#answer(worker, m);
       else if (m.type === 'stream') this.#stream(m.id, m.text);
+      else if (m.type === 'snapshot') this.#keepSnapshot(m.bytes);
     };
     // Only the current worker is heard: a replaced one may still report its exit. A worker that ends by itself
     // (a cell ended it, or Python broke) fails what waits on it; the next call starts a new one.
@@ -91,10 +100,14 @@ class Notebook {
       });
     this.#worker = worker;
     this.#worker.busy(true);
-    this.#worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt, hostAccess } });
+    // A snapshot still on its way (the caller reads it from a cache) is waited for while the worker loads.
+    const snapshot = this.#snapshot = await Promise.resolve(this.#snapshot).then(asBytes, () => null);
+    this.#worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt, hostAccess,
+      snapshot, makeSnapshot: typeof onSnapshot === 'function' } });
     let backend;
     try {
-      ({ backend } = await ready);
+      ({ backend, restoredFromSnapshot: this.#restoredFromSnapshot, snapshotRefused: this.#snapshotRefused } = await ready);
+      if (this.#snapshotRefused && this.#snapshot === snapshot) this.#snapshot = null; // not offered again
     } catch (error) {
       // A worker whose Python did not start is ended, so that it keeps nothing (under Node, not the process) alive.
       if (this.#worker === worker) this.#worker = null;
@@ -103,6 +116,17 @@ class Notebook {
     }
     this.#backend = backend;
     this.#worker.busy(false);
+  }
+
+  // A snapshot the worker made: every later start (a Stop or restart that needs a new worker) restores from it,
+  // and the caller may keep it for the next visit.
+  #keepSnapshot(bytes) {
+    this.#snapshot = bytes;
+    try {
+      this.#options.onSnapshot?.(bytes);
+    } catch (error) {
+      console.error('notebook: the onSnapshot listener threw:', error);
+    }
   }
 
   // A worker whose Python cannot go on answers its last call; the calls queued behind it fail, and the next
@@ -232,6 +256,9 @@ class Notebook {
   async [Symbol.asyncDispose]() { await this.close(); }
 }
 
+/** Snapshot bytes as a Uint8Array, or null for anything else (a cache that had none). */
+const asBytes = (bytes) => (bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes instanceof Uint8Array ? bytes : null);
+
 function checkProfile(op, profile) {
   if (!PROFILES.includes(profile)) {
     throw new NotebookError(`${op}: profile must be 'default' or 'mkl', got ${JSON.stringify(profile)}`);
@@ -243,10 +270,13 @@ function checkProfile(op, profile) {
  * ('simd' | 'scalar', by default what the engine runs), pyodideURL (the folder with pyodide.mjs; in the
  * browser by default pyodide/ beside the page, where the built site puts it; in Node the pyodide package),
  * hostAccess (Node: false by default, so that cells cannot run commands, read or write the host's files, open
- * connections or reach Node's globals; true only for trusted code), onProgress(message, fraction) while loading.
+ * connections or reach Node's globals; true only for trusted code), onProgress(message, fraction) while loading;
+ * snapshot (bytes, or a promise of them, that onSnapshot gave: Python is restored from them instead of started,
+ * when they were made from the same files) and onSnapshot(bytes) (called with a snapshot of Python taken at a
+ * start that did not restore one, to keep for the next visit).
  */
 export async function loadNotebook(options = {}) {
-  const { profile = 'default', flavour, hostAccess = false, onProgress } = options;
+  const { profile = 'default', flavour, hostAccess = false, onProgress, snapshot, onSnapshot } = options;
   checkProfile('loadNotebook', profile);
   if (flavour !== undefined && flavour !== 'simd' && flavour !== 'scalar') {
     throw new NotebookError(`loadNotebook: flavour must be 'simd' or 'scalar', got ${JSON.stringify(flavour)}`);
@@ -254,8 +284,14 @@ export async function loadNotebook(options = {}) {
   if (typeof hostAccess !== 'boolean') {
     throw new NotebookError(`loadNotebook: hostAccess must be true or false, got ${JSON.stringify(hostAccess)}`);
   }
+  if (snapshot != null && !(snapshot instanceof ArrayBuffer || snapshot instanceof Uint8Array || typeof snapshot.then === 'function')) {
+    throw new NotebookError('loadNotebook: snapshot must be an ArrayBuffer, a Uint8Array or a promise of one');
+  }
+  if (onSnapshot !== undefined && typeof onSnapshot !== 'function') {
+    throw new NotebookError('loadNotebook: onSnapshot must be a function');
+  }
   const pyodideURL = options.pyodideURL ?? (inNode ? undefined : new URL('pyodide/', globalThis.document?.baseURI ?? location.href).href);
-  const notebook = new Notebook({ profile, flavour, pyodideURL, hostAccess, onProgress });
+  const notebook = new Notebook({ profile, flavour, pyodideURL, hostAccess, onProgress, snapshot, onSnapshot });
   await notebook.start();
   return notebook;
 }

@@ -48,8 +48,11 @@ function sandboxGlobals() {
   return globals;
 }
 
-/** Shuts every way from this worker to the host that Python could still reach once Pyodide has loaded. */
-async function closeHost(pyodide) {
+/**
+ * Shuts every way from this worker to the host that Python could still reach once Pyodide has loaded. After a
+ * snapshot's restore Python's side is already shut (it is in the snapshot): only JavaScript's is done again.
+ */
+async function closeHost(pyodide, { restored = false } = {}) {
   // Emscripten's system() and sockets load child_process and ws through Node's module loader. system() (from
   // posix.system or ctypes; os.system says why below) gets a child_process whose every command is not found:
   // a module that throws there would end Python.
@@ -70,6 +73,7 @@ async function closeHost(pyodide) {
     const refused = () => { throw new Error(`${maker.name} ${NO_HOST}`); };
     Object.defineProperty(maker.prototype, 'constructor', { value: refused, writable: false, configurable: false });
   }
+  if (restored) return;
   // pyodide_js is Pyodide's own API (and pyodide_js._api its internals): it mounts host folders, opens
   // sockets and loads packages from the network.
   pyodide.unregisterJsModule('pyodide_js');
@@ -138,34 +142,146 @@ function reportDownloads(progress) {
   };
 }
 
+// A snapshot is Pyodide's memory snapshot (the whole WebAssembly memory once Python has started and imported
+// cells and torch) behind a header of our own: the key of what it was made from and sys.path as it was then.
+//   [u32 header length][header: JSON, UTF-8][zeros up to a multiple of 16][Pyodide's snapshot]
+// Only the same Pyodide, the same Python files, the same core (backend and op table) and the same sandbox give
+// the same key; any other snapshot is refused and Python starts from scratch (Pyodide checks its own build too).
+const SNAPSHOT_FORMAT = 1;
+// What stands for the core in the snapshot's table of JavaScript objects that Python holds (the core is the only one).
+const CORE_IN_SNAPSHOT = 'attention-core';
+
+/** The key of a snapshot: a SHA-256 of everything the memory it holds was made from. */
+async function snapshotKey({ pyodideVersion, sandboxed, api, sources }) {
+  const made = JSON.stringify({
+    format: SNAPSHOT_FORMAT, pyodide: pyodideVersion, runtime: inNode ? 'node' : 'browser', sandboxed,
+    backend: api.backend, ops: api.ops, files: Object.keys(PYTHON_FILES), sources,
+  });
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(made));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function packSnapshot(header, memory) {
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const start = Math.ceil((4 + json.length) / 16) * 16; // Pyodide reads its snapshot as 32-bit words
+  const packed = new Uint8Array(start + memory.length);
+  new DataView(packed.buffer).setUint32(0, json.length, true);
+  packed.set(json, 4);
+  packed.set(memory, start);
+  return packed;
+}
+
+/** { header, memory } of a packed snapshot, or null when the bytes are not one. */
+function unpackSnapshot(bytes) {
+  try {
+    const packed = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+    const length = new DataView(packed.buffer, packed.byteOffset, packed.byteLength).getUint32(0, true);
+    const header = JSON.parse(new TextDecoder().decode(packed.subarray(4, 4 + length)));
+    const start = Math.ceil((4 + length) / 16) * 16;
+    if (header?.format !== SNAPSHOT_FORMAT || typeof header.key !== 'string' || packed.length <= start) return null;
+    // Pyodide reads it as 32-bit words: a copy when this view of it is not aligned to them
+    const memory = (packed.byteOffset + start) % 4 === 0 ? packed.subarray(start) : packed.slice(start);
+    return { header, memory };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A packed snapshot of Python as it is now: cells and torch imported (after `restore`, the interpreter as a
+ * restart puts it back, was taken, so that a restart still loads torch afresh), nothing of a learner's yet.
+ * Null when Pyodide cannot take one here (Python holds a JavaScript object other than the core).
+ */
+function takeSnapshot(pyodide, { cells, restore, api, key, progress }) {
+  progress('Keeping a snapshot of Python for the next start…', 0.9);
+  cells._restore_at_start = restore; // found there after a restore
+  pyodide.runPython('import torch, ctypes'); // ctypes: what every start imports next (dataAddress below)
+  const path = pyodide.runPython('import sys, json; json.dumps(sys.path)');
+  try {
+    // Pyodide takes snapshots only for a session loaded with its _makeSnapshot option, which also wraps the
+    // worker's globals (Python's `js`) in proxies for the whole session; this session's Python holds none of
+    // them, so the option is set only now, and `js` stays as it is.
+    pyodide._api.config._makeSnapshot = true;
+    const memory = pyodide.makeMemorySnapshot({
+      serializer: (object) => {
+        if (object === api) return CORE_IN_SNAPSHOT;
+        throw new Error('Python holds a JavaScript object that a snapshot cannot hold');
+      },
+    });
+    return packSnapshot({ format: SNAPSHOT_FORMAT, key, path: JSON.parse(path) }, memory);
+  } catch (error) {
+    console.warn(`notebook: no snapshot of Python was taken: ${error?.message ?? error}`);
+    return null;
+  } finally {
+    pyodide._api.config._makeSnapshot = false;
+  }
+}
+
 /**
  * Loads Python and the core; `progress(message, fraction)` is told each stage. Returns the session.
+ * With `snapshot` (bytes a session made with `makeSnapshot`), Python is restored from it instead of started, when
+ * it was made from the same files (otherwise it starts as usual: `session.snapshotRefused` says why). With
+ * `makeSnapshot`, a snapshot is taken once cells and torch are imported, before any cell: `session.snapshot`.
  * @param {{profile?: 'default'|'mkl', flavour?: 'simd'|'scalar', pyodideURL?: string,
- *          interruptBuffer?: Int32Array, hostAccess?: boolean, progress?: (message: string, fraction: number) => void}} options
+ *          interruptBuffer?: Int32Array, hostAccess?: boolean, snapshot?: ArrayBuffer|Uint8Array|null,
+ *          makeSnapshot?: boolean, progress?: (message: string, fraction: number) => void}} options
  */
 export async function startSession({ profile = 'default', flavour, pyodideURL, interruptBuffer, hostAccess = false,
-  progress = () => {} }) {
+  snapshot = null, makeSnapshot = false, progress = () => {} }) {
   const sandboxed = inNode && !hostAccess;
   progress('Loading Python (Pyodide)…', 0.05);
   const stopReports = reportDownloads(progress);
-  let pyodide, api, sources;
+  let pyodide, api, sources, key;
+  let restored = null; // the header of the snapshot Python was restored from
+  let snapshotRefused = null;
   try {
-    let loadPyodide, loadAttention;
-    [{ loadPyodide }, { loadAttention }, sources] = await Promise.all([
+    let loadPyodide, pyodideVersion, loadAttention;
+    [{ loadPyodide, version: pyodideVersion }, { loadAttention }, sources] = await Promise.all([
       importPyodide(pyodideURL),
       import('../wasm/index.js'),
       Promise.all(Object.values(PYTHON_FILES).map(readText)),
     ]);
-    [pyodide, api] = await Promise.all([
-      loadPyodide({ ...(pyodideURL ? { indexURL: pyodideURL } : {}), ...(sandboxed ? { jsglobals: sandboxGlobals() } : {}) }),
-      loadAttention(flavour ? { flavour } : {}),
-    ]);
+    const options = {
+      ...(pyodideURL ? { indexURL: pyodideURL } : {}),
+      ...(sandboxed ? { jsglobals: sandboxGlobals() } : {}),
+      // Called once pyodide.asm.wasm is compiled, before Python starts (or its memory is put back).
+      fsInit: async () => {
+        if (restored) progress('Restoring Python from its snapshot…', 0.7);
+        else progress('Starting Python…', 0.7);
+      },
+    };
+    const apiLoading = loadAttention(flavour ? { flavour } : {});
+    const offered = snapshot ? unpackSnapshot(snapshot) : null;
+    if (snapshot && !offered) snapshotRefused = 'the bytes given are not a notebook snapshot';
+    if (offered || makeSnapshot) {
+      // The key needs the core (its backend and op table), so the core comes first here.
+      api = await apiLoading;
+      key = await snapshotKey({ pyodideVersion, sandboxed, api, sources });
+    }
+    if (offered && offered.header.key !== key) snapshotRefused = 'it was made from other files (another build of the site)';
+    else if (offered) {
+      restored = offered.header;
+      try {
+        pyodide = await loadPyodide({
+          ...options,
+          _loadSnapshot: offered.memory,
+          _snapshotDeserializer: (what) => {
+            if (what !== CORE_IN_SNAPSHOT) throw new Error(`the snapshot holds an unknown object (${JSON.stringify(what)})`);
+            return api;
+          },
+        });
+      } catch (error) {
+        // Python starts from scratch instead, in a Pyodide of its own
+        restored = null;
+        snapshotRefused = `restoring it failed (${String(error?.message ?? error).split('\n')[0]})`;
+      }
+    }
+    if (!pyodide) [pyodide, api] = await Promise.all([loadPyodide(options), apiLoading]);
   } finally {
     stopReports();
   }
   progress('Starting torch…', 0.85);
   api.setRngProfile(profile);
-  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
 
   // The package's files as shipped, whatever a cell wrote over them (restart() writes them again).
   const writeFiles = () => {
@@ -176,14 +292,29 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
       pyodide.FS.writeFile(path, sources[i]);
     });
   };
-  writeFiles();
-  pyodide.registerJsModule('_attention_api', api);
-  // No bytecode caches: a file written again within the same second must not be read from a stale one.
-  pyodide.runPython(`import sys; sys.dont_write_bytecode = True; sys.path.insert(0, ${JSON.stringify(PYTHON_HOME)})`);
-  if (sandboxed) await closeHost(pyodide);
-  let cells = pyodide.pyimport('cells');
-  if (inNode) cells.cap_recursion_limit(RECURSION_CEILING);
-  const restore = cells.pristine();
+  writeFiles(); // the file system is not part of a snapshot
+  let cells, restore, made = null;
+  if (restored) {
+    // Python's memory is as it was when the snapshot was taken: cells and torch imported, the host shut (Node).
+    pyodide.setInterruptBuffer(interruptBuffer); // the snapshot's flag for it is the session's that made it
+    // Loading put '' in front of sys.path again; the random module was seeded when the snapshot was made, so
+    // every restore would draw the same numbers: seeded afresh, as a new process seeds it (before the host is
+    // shut: Emscripten finds its source of random bytes at the first use).
+    pyodide.runPython(`import sys, random; sys.path[:] = ${JSON.stringify(restored.path)}; random.seed()`);
+    if (sandboxed) await closeHost(pyodide, { restored: true });
+    cells = pyodide.pyimport('cells');
+    restore = cells._restore_at_start;
+  } else {
+    pyodide.registerJsModule('_attention_api', api);
+    // No bytecode caches: a file written again within the same second must not be read from a stale one.
+    pyodide.runPython(`import sys; sys.dont_write_bytecode = True; sys.path.insert(0, ${JSON.stringify(PYTHON_HOME)})`);
+    if (sandboxed) await closeHost(pyodide);
+    cells = pyodide.pyimport('cells');
+    if (inNode) cells.cap_recursion_limit(RECURSION_CEILING);
+    restore = cells.pristine();
+    if (makeSnapshot) made = takeSnapshot(pyodide, { cells, restore, api, key, progress });
+    if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+  }
   let notebook = cells.Notebook();
   let broken = false; // Python cannot go on (Pyodide's fatal error, or its runner is gone): the worker is replaced
   const decoder = new TextDecoder();
@@ -200,6 +331,11 @@ lambda data: ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value or 0`, { 
 
   return {
     backend: api.backend,
+    /** The packed snapshot this start made (makeSnapshot), or null. */
+    snapshot: made,
+    /** True when Python was restored from the snapshot given; else why it was not (null when none was given). */
+    restoredFromSnapshot: restored !== null,
+    snapshotRefused,
     get profile() { return api.getRngProfile(); },
     get broken() { return broken; },
     setProfile(name) { api.setRngProfile(name); },

@@ -6,10 +6,10 @@ import { siteOnly } from './site-only.js';
 const port = await (async () => {
   if (typeof self === 'object' && typeof self.postMessage === 'function' && typeof process !== 'object') {
     siteOnly(); // the browser: no way out of the site's origin for Python, set before Pyodide loads
-    return { post: (m) => self.postMessage(m), listen: (f) => { self.onmessage = (e) => f(e.data); } };
+    return { post: (m, transfer) => self.postMessage(m, transfer), listen: (f) => { self.onmessage = (e) => f(e.data); } };
   }
   const { parentPort } = await import('node:worker_threads');
-  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f) };
+  return { post: (m, transfer) => parentPort.postMessage(m, transfer), listen: (f) => parentPort.on('message', f) };
 })();
 
 let session = null;
@@ -23,7 +23,10 @@ async function handle(message) {
           ...message.options,
           progress: (text, fraction) => port.post({ type: 'progress', message: text, fraction }),
         });
-        port.post({ type: 'ready', backend: session.backend, profile: session.profile });
+        port.post({ type: 'ready', backend: session.backend, profile: session.profile,
+          restoredFromSnapshot: session.restoredFromSnapshot, snapshotRefused: session.snapshotRefused });
+        // Handed over, not copied: this worker has no further use for it.
+        if (session.snapshot) port.post({ type: 'snapshot', bytes: session.snapshot }, [session.snapshot.buffer]);
       } catch (error) {
         port.post({ type: 'failed', message: String(error?.message ?? error) });
       }
