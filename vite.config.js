@@ -154,7 +154,7 @@ function sitePolicy() {
 /**
  * The walk-through's boot.js tag names each build of the core (data-preload-<flavour>: its Emscripten script,
  * then its .wasm), so that boot.js starts fetching the one the page will pick alongside the page's own module,
- * not a round trip after it.
+ * not a round trip after it; and it moves to the end of the head.
  */
 function corePreloads() {
   return {
@@ -176,9 +176,13 @@ function corePreloads() {
         if (!['simd', 'scalar'].every((name) => flavours[name]?.mjs && flavours[name]?.wasm)) {
           throw new Error(`core-preloads: the simd and scalar builds' files are not both in the bundle (${JSON.stringify(flavours)})`);
         }
-        const tag = /<script\s+src="\.\/boot\.js"/;
-        if (!tag.test(html)) throw new Error('core-preloads: index.html has no boot.js tag');
-        return html.replace(tag, (start) => `${start}${complete.map(([name, f]) => ` data-preload-${name}="${f.mjs} ${f.wasm}"`).join('')}`);
+        const tag = /\s*<script\s+src="\.\/boot\.js"([^>]*)><\/script>/;
+        const boot = tag.exec(html);
+        if (!boot) throw new Error('core-preloads: index.html has no boot.js tag');
+        const preloads = complete.map(([name, f]) => ` data-preload-${name}="${f.mjs} ${f.wasm}"`).join('');
+        // Last in the head: a classic script stops the parser until it has come, and Chromium requests the page's
+        // module, its chunks and stylesheet only once the parser reaches them. It still runs before the module.
+        return html.replace(tag, '').replace('</head>', `  <script src="./boot.js"${preloads}${boot[1]}></script>\n  </head>`);
       },
     },
   };
