@@ -107,9 +107,12 @@ test(`cold cache: at most ${REQUEST_BUDGET} requests before the first numbers, o
   console.log(`${seen.count} requests before the first numbers (${Math.round(seen.at)} ms on localhost): ${seen.names.join(', ')}`);
   assert.ok(seen.count <= REQUEST_BUDGET, `${seen.count} requests: ${seen.names.join(', ')}`);
   await page.waitForTimeout(300);
-  const wasm = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name).filter((n) => n.endsWith('.wasm')));
-  assert.equal(wasm.length, 1, `WebAssembly files fetched: ${wasm}`);
-  assert.match(wasm[0], /attention-simd-/);
+  const wasm = await page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.wasm'))
+    .map((r) => ({ name: r.name, by: r.initiatorType })));
+  assert.equal(wasm.length, 1, `WebAssembly files fetched: ${wasm.map((w) => w.name)}`);
+  assert.match(wasm[0].name, /attention-simd-/);
+  // requested by boot.js's preload, beside the page's module (the page's own fetch() took that response)
+  assert.equal(wasm[0].by, 'link', 'the WebAssembly was not preloaded');
   assertNoProblems(page);
   await closePage(page);
 });
