@@ -33,7 +33,7 @@ int64_t hardware_threads() {
 }
 
 std::atomic<int64_t> chosen_threads{0};  // 0: not set, the hardware's
-std::atomic<int64_t> runs_with_helpers{0};
+std::atomic<int64_t> runs_split{0};
 thread_local bool inside_task = false;
 
 class Pool {
@@ -57,15 +57,27 @@ public:
             open_ = true;
             ++generation_;
         }
+        ++runs_split;
         wake_.notify_all();
         work();
-        std::exception_ptr error;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            open_ = false;  // a helper that wakes from now on stays out
+        }
+        // The helpers still at work are finishing their last task.
+#ifdef __EMSCRIPTEN__
+        while (busy_.load() != 0) {
+            // spin: a browser's main thread may not wait on a condition variable (Emscripten warns, then spins)
+        }
+#else
         {
             std::unique_lock<std::mutex> lock(mutex_);
-            open_ = false;  // a helper that wakes from now on stays out
-            finished_.wait(lock, [&] { return busy_ == 0; });
-            if (joined_) ++runs_with_helpers;
-            joined_ = false;
+            finished_.wait(lock, [&] { return busy_.load() == 0; });
+        }
+#endif
+        std::exception_ptr error;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
             error = error_;
         }
         if (error) std::rethrow_exception(error);
@@ -105,7 +117,6 @@ private:
             seen = generation_;
             if (!open_ || index >= helpers_wanted_) continue;
             ++busy_;
-            joined_ = true;
             lock.unlock();
             work();
             lock.lock();
@@ -136,9 +147,8 @@ private:
     std::vector<std::thread> helpers_;
     uint64_t generation_ = 0;
     bool open_ = false;
-    bool joined_ = false;
     int64_t helpers_wanted_ = 0;
-    int64_t busy_ = 0;
+    std::atomic<int64_t> busy_{0};  // helpers inside the run (changed under mutex_, read by the spin too)
     parallel::TaskBody body_ = nullptr;
     void* context_ = nullptr;
     int64_t tasks_ = 0;
@@ -181,7 +191,7 @@ void run_tasks(int64_t tasks, TaskBody body, void* context) {
     pool().run(tasks, body, context, threads);
 }
 
-int64_t shared_runs() { return runs_with_helpers.load(); }
+int64_t split_runs() { return runs_split.load(); }
 
 }  // namespace parallel
 }  // namespace attn

@@ -1,7 +1,7 @@
 // The thread pool (attn/parallel.hpp): the packed GEMM, the heads' attention and MultiHeadAttention give the
 // same bits on 1, 2, 3 and 8 threads, at sizes that cross every tile edge (rows past the threads' 48-row
 // blocks, columns past a 768-column block, k past a 256-term block, T past the 64-query blocks); and the
-// checks on set_num_threads. Each case also checks that helpers really worked beside the caller.
+// checks on set_num_threads. Each case also checks that the threaded split was taken.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -38,22 +38,22 @@ private:
     int64_t before_;
 };
 
-// compute() on one thread, then on each of kThreadCounts: the same bits, with helpers at work each time.
+// compute() on one thread, then on each of kThreadCounts: the same bits, the work split between threads.
 template <class Compute>
 void check_same_bits(Compute compute) {
     std::vector<float> one;
     {
         ThreadsFor threads(1);
-        const int64_t runs = attn::parallel::shared_runs();
+        const int64_t runs = attn::parallel::split_runs();
         one = compute();
-        CHECK(attn::parallel::shared_runs() == runs);  // one thread: the pool stays out
+        CHECK(attn::parallel::split_runs() == runs);  // one thread: the pool stays out
     }
     for (const int64_t n : kThreadCounts) {
         INFO(n << " threads");
         ThreadsFor threads(n);
-        const int64_t runs = attn::parallel::shared_runs();
+        const int64_t runs = attn::parallel::split_runs();
         CHECK(difference(one, compute()) == "");
-        CHECK(attn::parallel::shared_runs() > runs);
+        CHECK(attn::parallel::split_runs() > runs);
     }
 }
 

@@ -32,8 +32,9 @@ using TaskBody = void (*)(void* context, int64_t task);
 // The caller never waits for a helper that has not started (in a browser a new thread may start late).
 void run_tasks(int64_t tasks, TaskBody body, void* context);
 
-// How many runs so far had helpers working beside the caller (the tests check that threads were used).
-int64_t shared_runs();
+// How many runs so far were split between the caller and helper threads (woken to take tasks; on a busy
+// machine the caller may take them all first): the tests check that the threaded split was chosen.
+int64_t split_runs();
 
 }  // namespace parallel
 }  // namespace attn
