@@ -2,13 +2,14 @@
 // possible. Stages, each tried only when the ones before found nothing exact:
 //   1. the settings as they are;
 //   2. one change: the other build's masks, a setting, a cell run twice or a class created first, a common seed;
-//   3. one seed from 0 to 10,000;
+//   3. one seed from 0 to 10,000, for every result a seed moves (seed-scan.js);
 //   4. two changes of different kinds.
 // In every run each mistake of the page's "What if…" list is compared too, as one more change. A run
 // recomputes only the sections its change affects and stops once the results compared have been shown.
 import { STEPS } from '../web/steps/index.js';
 import { ChapterRun } from './chapter-run.js';
 import { compareResult } from './compare.js';
+import { scanSeeds } from './seed-scan.js';
 import { COMMON_SEEDS, SEED_RANGE, DERIVED_MISTAKES, CLASS_MISTAKES, trainingTargets, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
 
 /**
@@ -122,11 +123,43 @@ function searchIn(run, settings, paste, targets) {
   for (const change of singles) tryChanges([change]);
   if (exact.length) return finish(exact, nearest);
 
-  // each seed of the range, one result at a time (only the sections that result needs), in the chapter's order:
-  // the results of the steps that show what a manual_seed draws first (a full recompute per seed would take
-  // minutes; later results get the common seeds above: ranging over those the seed moves as well took 4.6 s for
-  // 3.5.1's weights and 9.5 s for keys in Chromium, far past the 1 s a paste may take)
+  // each seed of the range, for every result a seed moves: modelled in doubles from the draws that feed it
+  // (seed-scan.js), so that a seed costs the words and arithmetic of its first numbers; the few seeds whose
+  // model can print as pasted are run in the core and compared exactly (running the chapter's sections per seed
+  // took 4.6 s for 3.5.1's weights and 9.5 s for keys in Chromium)
   const common = new Set(COMMON_SEEDS);
+  const scanned = [
+    ...all.map((t) => ({ name: t.name, wanted: [t.name], shape: run.results[t.name]?.shape, headWidth: HEAD_WIDTH[t.name]?.(settings) })),
+    ...derived.map((d) => ({ name: d.name, wanted: d.from, shape: run.results[d.from[0]]?.shape, headWidth: null })),
+  ];
+  const { candidates, unmodelled } = scanSeeds({
+    settings,
+    typedInputs: run.results.inputs.values,
+    targets: scanned,
+    paste,
+    keys: seedKeys(settings),
+    range: SEED_RANGE,
+    skip: (key, v) => common.has(v) || v === settings[key],
+  });
+  // one core run per seed found, for all the results it may print as
+  const bySeed = new Map();
+  for (const { key, value, name } of candidates) {
+    const id = `${key}=${value}`;
+    if (!bySeed.has(id)) bySeed.set(id, { key, value, wanted: new Set() });
+    for (const n of scanned.find((t) => t.name === name).wanted) bySeed.get(id).wanted.add(n);
+  }
+  for (const { key, value, wanted } of bySeed.values()) {
+    const names = [...wanted];
+    const affected = run.affected([key]);
+    const sections = names.map((n) => run.neededFor(n, affected)).reduce((a, b) => a.map((x, i) => x || b[i]));
+    const results = run.rerun({ ...settings, [key]: value }, { affected: sections, direct: run.direct([key]), wanted: names });
+    if (results) check(results, [seedChange(key, settings[key], value)], wanted);
+  }
+  if (exact.length) return finish(exact, nearest);
+
+  // results with no model (none today): each seed of the range through the core, for the steps that show what a
+  // manual_seed draws first
+  const slow = new Set(unmodelled.map((t) => t.name));
   const scans = seedKeys(settings).flatMap((key) => {
     const direct = run.direct([key]);
     const affected = run.affected([key]);
@@ -135,7 +168,7 @@ function searchIn(run, settings, paste, targets) {
     const bySection = new Map();
     for (const t of all) {
       const section = run.shownIn.get(t.name);
-      if (inRange.has(t.name) && affected[section]) bySection.set(section, [...(bySection.get(section) ?? []), t.name]);
+      if (slow.has(t.name) && inRange.has(t.name) && affected[section]) bySection.set(section, [...(bySection.get(section) ?? []), t.name]);
     }
     return [...bySection.values()].map((wanted) => ({
       key,
@@ -148,14 +181,6 @@ function searchIn(run, settings, paste, targets) {
     const results = run.rerun({ ...settings, [key]: v }, { affected: sections, direct, wanted });
     if (results && wanted.some((n) => exactly(results[n]))) check(results, [seedChange(key, settings[key], v)], new Set(wanted));
   };
-  // the cheapest recomputes first (by the results each shows on its way), each over the whole range: an answer
-  // in a cheap one comes before the expensive ones have run
-  for (const s of scans) {
-    const last = Math.max(...s.wanted.map((n) => run.shownIn.get(n)));
-    const shows = run.sections.map((sec) => sec.shows);
-    s.cost = s.sections.reduce((sum, on, i) => sum + (!on ? 0 : i === last ? Math.max(...s.wanted.map((n) => shows[i].indexOf(n))) + 1 : shows[i].length), 0);
-  }
-  scans.sort((a, b) => a.cost - b.cost);
   for (const s of scans) {
     for (let v = 0; v <= SEED_RANGE; v++) if (!common.has(v) && v !== settings[s.key]) scan(s, v);
     if (exact.length) return finish(exact, nearest);

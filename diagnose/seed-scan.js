@@ -4,100 +4,164 @@
 // cannot print as pasted. The few seeds left (the true one, and rarely a near miss) are then run in the core
 // and compared exactly, as every other change is. The models follow web/chapter/ draw for draw;
 // tests/node/diagnose-seed-scan.test.js holds them to the core's results for several seeds and sizes.
-import { SeedStream, linearAt, randAt, randnAt, dropoutKeep } from './seed-stream.js';
+import { SeedStream, linearAt, randAt, randnAt, dropoutKeep, keeper } from './seed-stream.js';
 import { partsOfShape } from './compare.js';
 import { queryIndex } from '../web/state.js';
 
-// ---- arithmetic on row-major Float64Arrays --------------------------------------------------------------------
+// ---- results as rows, each made when first read ------------------------------------------------------------
+// A result is `count` rows of `width` numbers (its last dim; the leading dims flattened). A row is computed when
+// first read, from the rows it needs: the first printed number of a causal class's output needs only the first
+// token's value, and a seed is usually dropped there.
 
-// A (n x k) @ B (k x m)
-function matmul(a, n, k, b, m) {
-  const out = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < m; j++) {
-      let s = 0;
-      for (let t = 0; t < k; t++) s += a[i * k + t] * b[t * m + j];
-      out[i * m + j] = s;
-    }
+class Rows {
+  constructor(count, width, make) {
+    this.count = count;
+    this.width = width;
+    this.make = make;
+    this.memo = new Array(count);
   }
-  return out;
-}
-// A (n x k) @ B.T, B (m x k)
-function matmulT(a, n, k, b, m) {
-  const out = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < m; j++) {
-      let s = 0;
-      for (let t = 0; t < k; t++) s += a[i * k + t] * b[j * k + t];
-      out[i * m + j] = s;
-    }
+
+  row(r) {
+    return this.memo[r] ?? (this.memo[r] = this.make(r));
   }
-  return out;
-}
-// nn.Linear on X (n x d_in): X @ weight.T + bias
-function linear(x, n, layer, d_in, d_out) {
-  const out = matmulT(x, n, d_in, layer.weight, d_out);
-  if (layer.bias) for (let i = 0; i < n; i++) for (let j = 0; j < d_out; j++) out[i * d_out + j] += layer.bias[j];
-  return out;
-}
-const scale = (a, by) => a.map((v) => v / by);
-// softmax over each row of `cols` (-Infinity gives 0)
-function softmaxRows(a, cols) {
-  const out = new Float64Array(a.length);
-  for (let r = 0; r < a.length; r += cols) {
-    let max = -Infinity;
-    for (let j = 0; j < cols; j++) max = Math.max(max, a[r + j]);
-    let sum = 0;
-    for (let j = 0; j < cols; j++) sum += out[r + j] = Math.exp(a[r + j] - max);
-    for (let j = 0; j < cols; j++) out[r + j] /= sum;
+
+  at(flat) {
+    return this.row(Math.floor(flat / this.width))[flat % this.width];
   }
-  return out;
+
+  all() {
+    const out = new Float64Array(this.count * this.width);
+    for (let r = 0; r < this.count; r++) out.set(this.row(r), r * this.width);
+    return out;
+  }
 }
-// softmax over dim 0 of an n x n matrix
-const softmaxCols = (a, n) => transpose(softmaxRows(transpose(a, n, n), n), n, n);
-function transpose(a, n, m) {
-  const out = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) out[j * n + i] = a[i * m + j];
-  return out;
-}
-// the future (above the diagonal) of an n x n matrix set to `fill`
-const maskFuture = (a, n, fill) => a.map((v, idx) => (idx % n > Math.floor(idx / n) ? fill : v));
-const copies = (a, count) => {
-  const out = new Float64Array(a.length * count);
-  for (let c = 0; c < count; c++) out.set(a, c * a.length);
-  return out;
+// rows are plain arrays: V8 makes small ones far faster than typed arrays
+const zeros = (n) => new Array(n).fill(0);
+const fromFlat = (flat, count, width) => new Rows(count, width, (r) => flat.slice(r * width, (r + 1) * width));
+const scalar = (make) => new Rows(1, 1, () => Array.of(make()));
+const mapRows = (a, f, width = a.width) => new Rows(a.count, width, (r) => f(a.row(r), r));
+const dot = (a, b) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
 };
-// columns [from, from + width) of an n x cols matrix
-function columns(a, n, cols, from, width) {
-  const out = new Float64Array(n * width);
-  for (let i = 0; i < n; i++) for (let j = 0; j < width; j++) out[i * width + j] = a[i * cols + from + j];
-  return out;
-}
-// matrices of n x width each, side by side
-function sideBySide(parts, n, width) {
-  const cols = parts.length * width;
-  const out = new Float64Array(n * cols);
-  parts.forEach((p, h) => {
-    for (let i = 0; i < n; i++) for (let j = 0; j < width; j++) out[i * cols + h * width + j] = p[i * width + j];
-  });
-  return out;
-}
-const sum = (a) => a.reduce((s, v) => s + v, 0);
+const sum = (a) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i];
+  return s;
+};
+const scale = (by) => (row) => row.map((v) => v / by);
 
-/** Attention as the chapter's classes compute it: softmax(q k.T / sqrt(d_k)) (masked where causal), and @ v. */
-function attend(q, k, v, n, d_k, d_v, causal) {
-  let scores = matmulT(q, n, d_k, k, n);
-  if (causal) scores = maskFuture(scores, n, -Infinity);
-  const weights = softmaxRows(scale(scores, Math.sqrt(d_k)), n);
-  return { weights, out: matmul(weights, n, n, v, d_v) };
+// x @ W for W (d_in x d_out, row-major), a torch.rand weight
+const project = (x, w, d_out) =>
+  mapRows(x, (row) => {
+    const out = zeros(d_out);
+    for (let t = 0; t < row.length; t++) for (let j = 0; j < d_out; j++) out[j] += row[t] * w[t * d_out + j];
+    return out;
+  }, d_out);
+// nn.Linear: x @ weight.T + bias
+const linear = (x, layer, d_out) =>
+  mapRows(x, (row) => {
+    const out = zeros(d_out);
+    const { weight, bias } = layer;
+    const d_in = row.length;
+    for (let j = 0; j < d_out; j++) {
+      let s = bias ? bias[j] : 0;
+      for (let t = 0; t < d_in; t++) s += row[t] * weight[j * d_in + t];
+      out[j] = s;
+    }
+    return out;
+  }, d_out);
+// q @ k.T; with `fill`, the future (above the diagonal) is that number and its keys are never read
+const scores = (q, k, fill = null) =>
+  new Rows(q.count, k.count, (r) => {
+    const out = zeros(k.count);
+    const qr = q.row(r);
+    for (let j = 0; j < k.count; j++) out[j] = fill !== null && j > r ? fill : dot(qr, k.row(j));
+    return out;
+  });
+// softmax over each row (-Infinity gives 0)
+function softmax(row) {
+  let max = -Infinity;
+  for (let j = 0; j < row.length; j++) if (row[j] > max) max = row[j];
+  const out = zeros(row.length);
+  let s = 0;
+  for (let j = 0; j < row.length; j++) s += out[j] = Math.exp(row[j] - max);
+  for (let j = 0; j < row.length; j++) out[j] /= s;
+  return out;
+}
+const softmaxRows = (a, by = 1) => mapRows(a, (row) => softmax(by === 1 ? row : row.map((v) => v / by)));
+// weights @ v, reading only the value rows a nonzero weight takes
+const weighted = (w, v) =>
+  mapRows(w, (row) => {
+    const out = zeros(v.width);
+    for (let j = 0; j < row.length; j++) {
+      if (row[j] === 0) continue;
+      const vj = v.row(j);
+      for (let c = 0; c < out.length; c++) out[c] += row[j] * vj[c];
+    }
+    return out;
+  }, v.width);
+// the future (above the diagonal) of a square result set to `fill`
+const maskFuture = (a, fill) => mapRows(a, (row, r) => row.map((v, j) => (j > r ? fill : v)));
+const copies = (a, count) => new Rows(a.count * count, a.width, (r) => a.row(r % a.count));
+const columns = (a, from, width) => new Rows(a.count, width, (r) => a.row(r).slice(from, from + width));
+const sideBySide = (parts) =>
+  new Rows(parts[0].count, parts.length * parts[0].width, (r) => {
+    const out = [];
+    for (const p of parts) out.push(...p.row(r));
+    return out;
+  });
+// results of equal shape one after the other, as [k, ...] (heads)
+const stacked = (list) => new Rows(list.length * list[0].count, list[0].width, (r) => list[Math.floor(r / list[0].count)].row(r % list[0].count));
+function transposed(a) {
+  const out = zeros(a.count * a.width);
+  for (let i = 0; i < a.count; i++) for (let j = 0; j < a.width; j++) out[j * a.count + i] = a.row(i)[j];
+  return fromFlat(out, a.width, a.count);
+}
+
+/** Attention as the chapter's classes compute it: softmax(q k.T / sqrt(d_k)) (masked where causal), then @ v. */
+function attend(q, k, v, causal) {
+  const weights = softmaxRows(scores(q, k, causal ? -Infinity : null), Math.sqrt(k.width));
+  return { weights, out: weighted(weights, v) };
 }
 
 // ---- the chapter, result by result, as functions of its random streams ------------------------------------
 
+// An nn.Linear drawn when its weight or bias is first read (a class: getters in an object literal would give
+// each layer a hidden class of its own, which V8 keeps until a full collection).
+class LazyLinear {
+  constructor(model, key, start, d_in, d_out, bias, withBias = bias) {
+    this.model = model;
+    this.key = key;
+    this.start = start;
+    this.d_in = d_in;
+    this.d_out = d_out;
+    this.bias_ = bias;
+    this.withBias = withBias;
+    this.drawn = null;
+    this.end = start + d_in * d_out + (bias ? d_out : 0);
+  }
+
+  // the same draws are one layer: CausalAttention, the wrapper's first head and MultiHeadAttention share them
+  draw() {
+    return (this.drawn ??= this.model.layer(this.key, this.start, this.d_in, this.d_out, this.bias_));
+  }
+
+  get weight() {
+    return this.draw().weight;
+  }
+
+  // withBias false: the bias drawn, then zeroed (Exercise 3.1's transfer)
+  get bias() {
+    return this.withBias ? this.draw().bias : null;
+  }
+}
+
 /**
- * The chapter's random results for one choice of its seeds, each made when first asked for: env.result(name)
- * -> Float64Array (row-major) or undefined for a result not modelled. `streams.seed`, `streams.seedV2` and
- * `streams.inputSeed` are SeedStreams seeded as the chapter's manual_seeds; `used` records which were read.
+ * The chapter's random results for one choice of its seeds, each made when first asked for: model.result(name)
+ * -> Rows, or undefined for a result not modelled. `streams.seed`, `streams.seedV2` and `streams.inputSeed` are
+ * SeedStreams seeded as the chapter's manual_seeds; `used` records which were read.
  */
 class ChapterModel {
   constructor(settings, typedInputs, streams) {
@@ -105,10 +169,13 @@ class ChapterModel {
     this.typedInputs = typedInputs;
     this.streams = streams;
     this.used = new Set();
-    this.memo = new Map();
+    this.results = new Map();
+    this.layers = []; // the nn.Linear layers drawn so far
+    this.memo = {}; // one slot per intermediate, named in the code below
     this.n = settings.tokens.length;
     this.d_in = settings.embeddings[0].length;
     this.d_out = settings.d_out;
+    this.q = queryIndex(settings);
   }
 
   stream(key) {
@@ -116,55 +183,68 @@ class ChapterModel {
     return this.streams[key];
   }
 
-  get(name, make) {
-    if (!this.memo.has(name)) this.memo.set(name, make());
-    return this.memo.get(name);
+  layer(key, start, d_in, d_out, bias) {
+    for (const l of this.layers) if (l.key === key && l.start === start && l.d_in === d_in && l.d_out === d_out && l.bias_ === bias) return l.drawn;
+    const drawn = linearAt(this.stream(key), start, d_in, d_out, bias);
+    this.layers.push({ key, start, d_in, d_out, bias_: bias, drawn });
+    return drawn;
+  }
+
+  get(slot, make) {
+    return this.memo[slot] ?? (this.memo[slot] = make());
   }
 
   result(name) {
     const make = RESULTS[name];
-    return make ? this.get(name, () => make(this)) : undefined;
+    if (!make) return undefined;
+    let v = this.results.get(name);
+    if (v === undefined) this.results.set(name, (v = make(this)));
+    return v;
   }
 
   // 3.3.1: the inputs as typed, or torch.rand / torch.randn(n, d_in) after manual_seed(inputSeed)
   inputs() {
     return this.get('inputs', () => {
-      if (this.s.inputs === 'typed') return this.typedInputs;
+      const { n, d_in } = this;
+      if (this.s.inputs === 'typed') return fromFlat(this.typedInputs, n, d_in);
       const stream = this.stream('inputSeed');
-      return this.s.inputs === 'randn' ? randnAt(stream, this.n * this.d_in) : randAt(stream, 0, this.n * this.d_in);
+      if (this.s.inputs === 'randn') return fromFlat(randnAt(stream, n * d_in), n, d_in);
+      return new Rows(n, d_in, (r) => randAt(stream, r * d_in, d_in));
     });
+  }
+
+  queryRow() {
+    return this.get('queryRow', () => new Rows(1, this.d_in, () => this.inputs().row(this.q)));
   }
 
   // 3.3.2: attention with the inputs themselves as queries, keys and values
   plainScores() {
-    return this.get('plainScores', () => matmulT(this.inputs(), this.n, this.d_in, this.inputs(), this.n));
+    return this.get('plainScores', () => scores(this.inputs(), this.inputs()));
   }
 
   // 3.4.1 and SelfAttention_v1: three torch.rand(d_in, d_out) right after manual_seed(seed)
-  randWeights(start = 0) {
-    return this.get(`rand${start}`, () => {
+  randWeight(k) {
+    return this.get(RAND_SLOTS[k], () => {
       const size = this.d_in * this.d_out;
-      const stream = this.stream('seed');
-      return [0, 1, 2].map((k) => randAt(stream, start + k * size, size));
+      return randAt(this.stream('seed'), k * size, size);
     });
   }
 
-  // three nn.Linear(d_in, width, qkv_bias) from `start` of a stream, one after the other
+  randProjected(k) {
+    return this.get(PROJECTED_SLOTS[k], () => project(this.inputs(), this.randWeight(k), this.d_out));
+  }
+
+  // `count` nn.Linear(d_in, width, bias) from draw `start` of a stream, one after the other, each drawn when first read
   linears(key, start, width = this.d_out, bias = this.s.qkv_bias, count = 3) {
-    return this.get(`linears:${key}:${start}:${width}:${bias}:${count}`, () => {
-      const stream = this.stream(key);
-      const layers = [];
-      for (let k = 0, at = start; k < count; k++) {
-        layers.push(linearAt(stream, at, this.d_in, width, bias));
-        at = layers[k].end;
-      }
-      return layers;
-    });
+    const per = this.d_in * width + (bias ? width : 0);
+    const layers = [];
+    for (let k = 0; k < count; k++) layers.push(new LazyLinear(this, key, start + k * per, this.d_in, width, bias));
+    return layers;
   }
 
-  // queries, keys, values of nn.Linear layers on the inputs
+  // queries, keys and values of three nn.Linear layers on the inputs
   projected(layers, width = this.d_out) {
-    return layers.map((l) => linear(this.inputs(), this.n, l, this.d_in, width));
+    return layers.map((l) => linear(this.inputs(), l, width));
   }
 
   // 3.4.2: SelfAttention_v2 after manual_seed(seedV2)
@@ -173,23 +253,20 @@ class ChapterModel {
   }
 
   v2Scores() {
-    return this.get('v2Scores', () => {
-      const [q, k] = this.v2();
-      return matmulT(q, this.n, this.d_out, k, this.n);
-    });
+    return this.get('v2Scores', () => scores(this.v2()[0], this.v2()[1]));
   }
 
   causalWeights() {
-    return this.get('causalWeights', () => softmaxRows(scale(maskFuture(this.v2Scores(), this.n, -Infinity), Math.sqrt(this.d_out)), this.n));
+    return this.get('causalWeights', () => softmaxRows(scores(this.v2()[0], this.v2()[1], -Infinity), Math.sqrt(this.d_out)));
   }
 
-  // 3.5.2: nn.Dropout(p) on n x n after manual_seed(seed), under a build's masks
+  // 3.5.2: nn.Dropout(p) after manual_seed(seed) on an n x n result, under a build's masks
   dropped(values, profile) {
     const { p } = this.s;
     if (!(p > 0 && p < 1)) return values;
-    const keep = dropoutKeep(this.stream('seed'), 0, values.length, p, profile);
+    const keep = dropoutKeep(this.stream('seed'), 0, values.count * values.width, p, profile);
     const by = Math.fround(1 / Math.fround(1 - p));
-    return values.map((v, i) => (keep[i] ? v * by : v * 0));
+    return mapRows(values, (row, r) => row.map((v, j) => (keep[r * values.width + j] ? v * by : v * 0)));
   }
 
   // 3.5.3: CausalAttention after manual_seed(seed), on the inputs (each copy of the batch is the same)
@@ -199,11 +276,11 @@ class ChapterModel {
 
   // 3.6.1: the wrapper's heads, each a CausalAttention drawn after the one before
   wrapperHeads(width) {
-    return this.get(`wrapper${width}`, () => {
+    return this.get(width === 1 ? 'wrapper1' : 'wrapper', () => {
       const layers = this.linears('seed', 0, width, this.s.qkv_bias, 3 * this.s.heads);
       return Array.from({ length: this.s.heads }, (_, h) => {
         const [q, k, v] = this.projected(layers.slice(3 * h, 3 * h + 3), width);
-        return attend(q, k, v, this.n, width, width, true).out;
+        return attend(q, k, v, true).out;
       });
     });
   }
@@ -211,162 +288,151 @@ class ChapterModel {
   // 3.6.2: MultiHeadAttention after manual_seed(seed): W_query, W_key, W_value, then out_proj (with its bias)
   mha() {
     return this.get('mha', () => {
-      const { n, d_out } = this;
+      const { d_out } = this;
       const heads = this.s.heads;
       const hd = d_out / heads;
       const layers = this.linears('seed', 0);
-      const outProj = linearAt(this.stream('seed'), layers[2].end, d_out, d_out, true);
+      const outProj = new LazyLinear(this, 'seed', layers[2].end, d_out, d_out, true);
       const [q, k, v] = this.projected(layers);
-      const perHead = (t) => Array.from({ length: heads }, (_, h) => columns(t, n, d_out, h * hd, hd));
+      const perHead = (t) => Array.from({ length: heads }, (_, h) => columns(t, h * hd, hd));
       const [qs, ks, vs] = [q, k, v].map(perHead);
-      const scores = qs.map((qh, h) => maskFuture(matmulT(qh, n, hd, ks[h], n), n, -Infinity));
-      const weights = scores.map((sc) => softmaxRows(scale(sc, Math.sqrt(hd)), n));
-      const context = weights.map((w, h) => matmul(w, n, n, vs[h], hd));
-      const merged = sideBySide(context, n, hd);
-      return { q, qs, scores, weights, vs, context, merged, outProj, end: outProj.end, hd };
+      const scoresPerHead = qs.map((qh, h) => scores(qh, ks[h], -Infinity));
+      const weights = scoresPerHead.map((sc) => softmaxRows(sc, Math.sqrt(hd)));
+      const context = weights.map((w, h) => weighted(w, vs[h]));
+      const merged = sideBySide(context);
+      return { q, qs, scores: scoresPerHead, weights, vs, context, merged, outProj, end: layers[2].end + d_out * d_out + d_out, hd };
     });
   }
 
-  // MultiHeadAttention built with dropout p and run in training mode: its masks drawn in forward, after its layers
+  // MultiHeadAttention built with dropout p and run in training mode: one mask over the weights of both copies of
+  // the batch, [2, heads, n, n], drawn in forward after its layers
   mhaDropout() {
     return this.get('mhaDropout', () => {
       const { n, d_out } = this;
       const { p, heads, profile } = this.s;
       const m = this.mha();
-      if (!(p > 0 && p < 1)) return linear(copies(m.merged, 2), 2 * n, m.outProj, d_out, d_out);
-      // the weights of both copies of the batch, [2, heads, n, n], one mask over them all
-      const weights = copies(Float64Array.from(m.weights.flatMap((w) => [...w])), 2);
-      const keep = dropoutKeep(this.stream('seed'), m.end, weights.length, p, profile);
+      if (!(p > 0 && p < 1)) return copies(linear(m.merged, m.outProj, d_out), 2);
       const by = Math.fround(1 / Math.fround(1 - p));
-      const dropped = weights.map((w, i) => (keep[i] ? w * by : w * 0));
-      const size = n * n;
-      const copiesOut = [0, 1].map((b) => sideBySide(Array.from({ length: heads }, (_, h) => matmul(dropped.subarray((b * heads + h) * size, (b * heads + h + 1) * size), n, n, m.vs[h], m.hd)), n, m.hd));
-      const merged = new Float64Array(2 * n * d_out);
-      merged.set(copiesOut[0]);
-      merged.set(copiesOut[1], n * d_out);
-      return linear(merged, 2 * n, m.outProj, d_out, d_out);
+      const keepAt = keeper(this.stream('seed'), m.end, p, profile); // each element's draws read when needed
+      const perCopy = [0, 1].map((b) => {
+        const context = m.weights.map((w, h) => weighted(mapRows(w, (row, r) => row.map((x, j) => (keepAt(((b * heads + h) * n + r) * n + j) ? x * by : x * 0))), m.vs[h]));
+        return linear(sideBySide(context), m.outProj, d_out);
+      });
+      return stacked(perCopy);
     });
   }
 
-  // Exercise 3.1: after manual_seed(seed) v1, v2 with biases and v1 drew first; then v2 (biases) and v1
+  // Exercise 3.1: after manual_seed(seed) v1, v2 with biases and v1 drew first; then v2 (with biases) and v1
   ex31() {
     return this.get('ex31', () => {
       const { d_in, d_out } = this;
       const start = 3 * d_in * d_out + 3 * (d_out * d_in + d_out) + 3 * d_in * d_out;
       const layers = this.linears('seed', start, d_out, true);
-      const v1Query = randAt(this.stream('seed'), layers[2].end, d_in * d_out);
-      const [q, k, v] = this.projected(layers.map((l) => ({ weight: l.weight, bias: null })));
-      return { layers, v1Query, out: attend(q, k, v, this.n, d_out, d_out, false).out };
+      const v1Start = layers[2].end;
+      // the transfer zeroes v2's biases
+      const [q, k, v] = this.projected(layers.map((l) => new LazyLinear(this, 'seed', l.start, d_in, d_out, true, false)));
+      return { layers, v1Start, out: attend(q, k, v, false).out };
     });
   }
 }
 
-// name -> (model) -> Float64Array: every result whose numbers a seed moves, as web/chapter/ makes it
-const q2 = (m) => m.inputs().subarray(m.q * m.d_in, (m.q + 1) * m.d_in);
+const RAND_SLOTS = ['rand0', 'rand1', 'rand2'];
+const PROJECTED_SLOTS = ['projected0', 'projected1', 'projected2'];
+
+// name -> (model) -> Rows: every result whose numbers a seed moves, as web/chapter/ makes it
 const RESULTS = {
   // 3.3
   inputs: (m) => m.inputs(),
   batch: (m) => copies(m.inputs(), 2),
-  query: (m) => q2(m),
-  x_2: (m) => q2(m),
-  attn_scores_2: (m) => matmulT(q2(m), 1, m.d_in, m.inputs(), m.n),
-  attn_weights_2_tmp: (m) => scale(m.result('attn_scores_2'), sum(m.result('attn_scores_2'))),
-  attn_weights_2_tmp_sum: (m) => Float64Array.of(sum(m.result('attn_weights_2_tmp'))),
-  attn_weights_2_naive: (m) => softmaxRows(m.result('attn_scores_2'), m.n),
-  attn_weights_2_naive_sum: (m) => Float64Array.of(sum(m.result('attn_weights_2_naive'))),
-  attn_weights_2: (m) => softmaxRows(m.result('attn_scores_2'), m.n),
-  attn_weights_2_sum: (m) => Float64Array.of(sum(m.result('attn_weights_2'))),
-  context_vec_2: (m) => matmul(m.result('attn_weights_2'), 1, m.n, m.inputs(), m.d_in),
+  query: (m) => m.queryRow(),
+  x_2: (m) => m.queryRow(),
+  attn_scores_2: (m) => scores(m.queryRow(), m.inputs()),
+  attn_weights_2_tmp: (m) => mapRows(m.result('attn_scores_2'), (row) => row.map((v) => v / sum(row))),
+  attn_weights_2_tmp_sum: (m) => scalar(() => sum(m.result('attn_weights_2_tmp').row(0))),
+  attn_weights_2_naive: (m) => softmaxRows(m.result('attn_scores_2')),
+  attn_weights_2_naive_sum: (m) => scalar(() => sum(m.result('attn_weights_2_naive').row(0))),
+  attn_weights_2: (m) => softmaxRows(m.result('attn_scores_2')),
+  attn_weights_2_sum: (m) => scalar(() => sum(m.result('attn_weights_2').row(0))),
+  context_vec_2: (m) => weighted(m.result('attn_weights_2'), m.inputs()),
   attn_scores_loop: (m) => m.plainScores(),
   attn_scores: (m) => m.plainScores(),
-  attn_weights: (m) => softmaxRows(m.plainScores(), m.n),
-  mistake_softmax_dim0: (m) => softmaxCols(m.plainScores(), m.n),
-  attn_weights_row_sums: (m) => Float64Array.from({ length: m.n }, (_, i) => sum(m.result('attn_weights').subarray(i * m.n, (i + 1) * m.n))),
-  all_context_vecs: (m) => matmul(m.result('attn_weights'), m.n, m.n, m.inputs(), m.d_in),
+  attn_weights: (m) => softmaxRows(m.plainScores()),
+  mistake_softmax_dim0: (m) => transposed(softmaxRows(transposed(m.plainScores()))),
+  attn_weights_row_sums: (m) => new Rows(1, m.n, () => Array.from({ length: m.n }, (_, i) => sum(m.result('attn_weights').row(i)))),
+  all_context_vecs: (m) => weighted(m.result('attn_weights'), m.inputs()),
   // 3.4.1
-  W_query: (m) => m.randWeights()[0],
-  W_key: (m) => m.randWeights()[1],
-  W_value: (m) => m.randWeights()[2],
-  query_2: (m) => matmul(q2(m), 1, m.d_in, m.randWeights()[0], m.d_out),
-  key_2: (m) => matmul(q2(m), 1, m.d_in, m.randWeights()[1], m.d_out),
-  value_2: (m) => matmul(q2(m), 1, m.d_in, m.randWeights()[2], m.d_out),
-  keys: (m) => matmul(m.inputs(), m.n, m.d_in, m.randWeights()[1], m.d_out),
-  values: (m) => matmul(m.inputs(), m.n, m.d_in, m.randWeights()[2], m.d_out),
-  attn_score_22: (m) => Float64Array.of(sum(m.result('query_2').map((v, j) => v * m.result('keys')[m.q * m.d_out + j]))),
-  attn_scores_2_qk: (m) => matmulT(m.result('query_2'), 1, m.d_out, m.result('keys'), m.n),
-  mistake_scores_from_values: (m) => matmulT(m.result('query_2'), 1, m.d_out, m.result('values'), m.n),
-  attn_scores_2_scaled: (m) => scale(m.result('attn_scores_2_qk'), Math.sqrt(m.d_out)),
-  attn_weights_2_qk: (m) => softmaxRows(m.result('attn_scores_2_scaled'), m.n),
-  mistake_unscaled: (m) => softmaxRows(m.result('attn_scores_2_qk'), m.n),
-  context_vec_2_qk: (m) => matmul(m.result('attn_weights_2_qk'), 1, m.n, m.result('values'), m.d_out),
-  'mistake:divide-by-d_k-q2': (m) => softmaxRows(scale(m.result('attn_scores_2_qk'), m.d_out), m.n),
+  W_query: (m) => fromFlat(m.randWeight(0), m.d_in, m.d_out),
+  W_key: (m) => fromFlat(m.randWeight(1), m.d_in, m.d_out),
+  W_value: (m) => fromFlat(m.randWeight(2), m.d_in, m.d_out),
+  query_2: (m) => project(m.queryRow(), m.randWeight(0), m.d_out),
+  key_2: (m) => project(m.queryRow(), m.randWeight(1), m.d_out),
+  value_2: (m) => project(m.queryRow(), m.randWeight(2), m.d_out),
+  keys: (m) => m.randProjected(1),
+  values: (m) => m.randProjected(2),
+  attn_score_22: (m) => scalar(() => dot(m.result('query_2').row(0), m.result('keys').row(m.q))),
+  attn_scores_2_qk: (m) => scores(m.result('query_2'), m.result('keys')),
+  mistake_scores_from_values: (m) => scores(m.result('query_2'), m.result('values')),
+  attn_scores_2_scaled: (m) => mapRows(m.result('attn_scores_2_qk'), scale(Math.sqrt(m.d_out))),
+  attn_weights_2_qk: (m) => softmaxRows(m.result('attn_scores_2_scaled')),
+  mistake_unscaled: (m) => softmaxRows(m.result('attn_scores_2_qk')),
+  context_vec_2_qk: (m) => weighted(m.result('attn_weights_2_qk'), m.result('values')),
+  'mistake:divide-by-d_k-q2': (m) => softmaxRows(m.result('attn_scores_2_qk'), m.d_out),
   // 3.4.2
-  sa_v1_W_query: (m) => m.randWeights()[0],
-  sa_v1_out: (m) => {
-    const [q, k, v] = m.randWeights().map((w) => matmul(m.inputs(), m.n, m.d_in, w, m.d_out));
-    return attend(q, k, v, m.n, m.d_out, m.d_out, false).out;
-  },
-  sa_v2_W_query: (m) => m.linears('seedV2', 0)[0].weight,
-  sa_v2_out: (m) => {
-    const [q, k, v] = m.v2();
-    return attend(q, k, v, m.n, m.d_out, m.d_out, false).out;
-  },
-  ex31_v2_W_query: (m) => m.ex31().layers[0].weight,
-  ex31_v2_bias: (m) => m.ex31().layers[0].bias,
-  ex31_v1_W_query: (m) => m.ex31().v1Query,
-  ex31_v1_after: (m) => transpose(m.ex31().layers[0].weight, m.d_out, m.d_in),
+  sa_v1_W_query: (m) => m.result('W_query'),
+  sa_v1_out: (m) => attend(m.randProjected(0), m.randProjected(1), m.randProjected(2), false).out,
+  sa_v2_W_query: (m) => new Rows(m.d_out, m.d_in, (r) => m.linears('seedV2', 0)[0].weight.slice(r * m.d_in, (r + 1) * m.d_in)),
+  sa_v2_out: (m) => attend(...m.v2(), false).out,
+  ex31_v2_W_query: (m) => new Rows(m.d_out, m.d_in, (r) => m.ex31().layers[0].weight.slice(r * m.d_in, (r + 1) * m.d_in)),
+  ex31_v2_bias: (m) => new Rows(1, m.d_out, () => m.ex31().layers[0].bias),
+  ex31_v1_W_query: (m) => new Rows(m.d_in, m.d_out, (r) => randAt(m.stream('seed'), m.ex31().v1Start + r * m.d_out, m.d_out)),
+  ex31_v1_after: (m) => transposed(m.result('ex31_v2_W_query')),
   ex31_out_v2: (m) => m.ex31().out,
   ex31_out_v1: (m) => m.ex31().out,
   // 3.5.1 (SelfAttention_v2's queries and keys)
   causal_scores: (m) => m.v2Scores(),
-  causal_weights: (m) => softmaxRows(scale(m.v2Scores(), Math.sqrt(m.d_out)), m.n),
-  masked_simple: (m) => maskFuture(m.result('causal_weights'), m.n, 0),
-  masked_simple_norm: (m) => {
-    const w = m.result('masked_simple');
-    return w.map((v, idx) => v / sum(w.subarray(Math.floor(idx / m.n) * m.n, (Math.floor(idx / m.n) + 1) * m.n)));
-  },
-  masked_scores: (m) => maskFuture(m.v2Scores(), m.n, -Infinity),
+  causal_weights: (m) => softmaxRows(m.v2Scores(), Math.sqrt(m.d_out)),
+  masked_simple: (m) => maskFuture(m.result('causal_weights'), 0),
+  masked_simple_norm: (m) => mapRows(m.result('masked_simple'), (row) => row.map((v) => v / sum(row))),
+  masked_scores: (m) => scores(m.v2()[0], m.v2()[1], -Infinity),
   causal_attn_weights: (m) => m.causalWeights(),
-  'mistake:fill-zero': (m) => softmaxRows(scale(maskFuture(m.v2Scores(), m.n, 0), Math.sqrt(m.d_out)), m.n),
-  'mistake:divide-by-d_k': (m) => softmaxRows(scale(maskFuture(m.v2Scores(), m.n, -Infinity), m.d_out), m.n),
+  'mistake:fill-zero': (m) => softmaxRows(scores(m.v2()[0], m.v2()[1], 0), Math.sqrt(m.d_out)),
+  'mistake:divide-by-d_k': (m) => softmaxRows(scores(m.v2()[0], m.v2()[1], -Infinity), m.d_out),
   // 3.5.2
-  dropout_ones: (m) => m.dropped(new Float64Array(m.n * m.n).fill(1), m.s.profile),
-  dropout_ones_default: (m) => m.dropped(new Float64Array(m.n * m.n).fill(1), 'default'),
-  dropout_ones_mkl: (m) => m.dropped(new Float64Array(m.n * m.n).fill(1), 'mkl'),
+  dropout_ones: (m) => m.dropped(fromFlat(zeros(m.n * m.n).fill(1), m.n, m.n), m.s.profile),
+  dropout_ones_default: (m) => m.dropped(fromFlat(zeros(m.n * m.n).fill(1), m.n, m.n), 'default'),
+  dropout_ones_mkl: (m) => m.dropped(fromFlat(zeros(m.n * m.n).fill(1), m.n, m.n), 'mkl'),
   dropout_weights: (m) => m.dropped(m.causalWeights(), m.s.profile),
   // 3.5.3
-  ca_context_vecs: (m) => {
-    const [q, k, v] = m.ca();
-    return copies(attend(q, k, v, m.n, m.d_out, m.d_out, true).out, 2);
-  },
-  mistake_mask_kept: (m) => attend(m.ca()[0], m.ca()[1], m.ca()[2], m.n, m.d_out, m.d_out, true).weights,
-  mistake_mask_dropped: (m) => attend(m.ca()[0], m.ca()[1], m.ca()[2], m.n, m.d_out, m.d_out, false).weights,
+  ca_context_vecs: (m) => copies(attend(...m.ca(), true).out, 2),
+  mistake_mask_kept: (m) => attend(...m.ca(), true).weights,
+  mistake_mask_dropped: (m) => attend(...m.ca(), false).weights,
   // 3.6.1
-  wrapper_out: (m) => copies(sideBySide(m.wrapperHeads(m.d_out), m.n, m.d_out), 2),
-  wrapper_out_d1: (m) => copies(sideBySide(m.wrapperHeads(1), m.n, 1), 2),
+  wrapper_out: (m) => copies(sideBySide(m.wrapperHeads(m.d_out)), 2),
+  wrapper_out_d1: (m) => copies(sideBySide(m.wrapperHeads(1)), 2),
   // 3.6.2
   mha_queries: (m) => copies(m.mha().q, 2),
-  mha_queries_split: (m) => copies(Float64Array.from(m.mha().qs.flatMap((t) => [...t])), 2),
-  mha_scores: (m) => copies(Float64Array.from(m.mha().scores.flatMap((t) => [...t])), 2),
-  mha_weights: (m) => copies(Float64Array.from(m.mha().weights.flatMap((t) => [...t])), 2),
-  mha_context_heads: (m) => copies(Float64Array.from(m.mha().context.flatMap((t) => [...t])), 2),
+  mha_queries_split: (m) => copies(stacked(m.mha().qs), 2),
+  mha_scores: (m) => copies(stacked(m.mha().scores), 2),
+  mha_weights: (m) => copies(stacked(m.mha().weights), 2),
+  mha_context_heads: (m) => copies(stacked(m.mha().context), 2),
   mha_context_merged: (m) => copies(m.mha().merged, 2),
-  mha_out: (m) => copies(linear(m.mha().merged, m.n, m.mha().outProj, m.d_out, m.d_out), 2),
+  mha_out: (m) => copies(linear(m.mha().merged, m.mha().outProj, m.d_out), 2),
   mistake_dropout_off: (m) => m.result('mha_out'),
   mistake_dropout_on: (m) => m.mhaDropout(),
   mistake_out_proj: (m) => {
+    // out_proj = nn.Linear(d_out, d_in), drawn after W_query, W_key and W_value
     const after = 3 * (m.d_out * m.d_in + (m.s.qkv_bias ? m.d_out : 0));
-    const proj = linearAt(m.stream('seed'), after, m.d_out, m.d_in, true);
-    return copies(linear(m.mha().merged, m.n, proj, m.d_out, m.d_in), 2);
+    const layer = new LazyLinear(m, 'seed', after, m.d_out, m.d_in, true);
+    return copies(linear(m.mha().merged, layer, m.d_in), 2);
   },
 };
-/** The chapter's results for `seeds` (the settings' seeds with any of them replaced), modelled in doubles: name -> Float64Array. */
+
+/** The chapter's results for `seeds` (the settings' seeds, any of them replaced), modelled in doubles: name -> Float64Array. */
 export function modelResults(settings, typedInputs, seeds, names = Object.keys(RESULTS)) {
   const streams = Object.fromEntries(['seed', 'seedV2', 'inputSeed'].map((k) => [k, new SeedStream().seed(seeds[k] ?? settings[k])]));
-  const model = withQuery(new ChapterModel(settings, Float64Array.from(typedInputs.flat()), streams), settings);
-  return Object.fromEntries(names.filter((n) => RESULTS[n]).map((n) => [n, model.result(n)]));
+  const model = new ChapterModel(settings, Array.from(typedInputs.flat()), streams);
+  return Object.fromEntries(names.filter((n) => RESULTS[n]).map((n) => [n, model.result(n).all()]));
 }
-const withQuery = (model, settings) => Object.assign(model, { q: queryIndex(settings) });
 
 // ---- the scan --------------------------------------------------------------------------------------------------
 
@@ -411,7 +477,7 @@ export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, 
     const { value, slack } = marks[i];
     return slack === 0 ? Object.is(v, value) || (Number.isNaN(v) && Number.isNaN(value)) : Math.abs(v - value) <= slack;
   };
-  const inputs = Float64Array.from(typedInputs.flat());
+  const inputs = typedInputs.flat();
   const fixed = Object.fromEntries(['seed', 'seedV2', 'inputSeed'].map((k) => [k, new SeedStream().seed(settings[k])]));
   const unmodelled = targets.filter((t) => !RESULTS[t.name]);
   const candidates = [];
@@ -419,11 +485,11 @@ export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, 
     // which targets this key's seed moves, found by what their models read, with the parts of each to compare
     const moved = [];
     for (const t of targets.filter((x) => RESULTS[x.name])) {
-      const model = withQuery(new ChapterModel(settings, inputs, fixed), settings);
-      const values = model.result(t.name);
-      if (!model.used.has(key) || !t.shape) continue;
+      const model = new ChapterModel(settings, inputs, fixed);
+      const size = model.result(t.name).all().length; // every row, so that every stream it reads is seen
+      if (!model.used.has(key) || !t.shape || size !== t.shape.reduce((a, b) => a * b, 1)) continue;
       const views = viewsOf(t.shape, paste.shape, t.headWidth).filter((v) => v.length === marks.length);
-      if (views.length && values.length === t.shape.reduce((a, b) => a * b, 1)) moved.push({ ...t, views });
+      if (views.length) moved.push({ ...t, views });
     }
     if (moved.length === 0) continue;
     const stream = new SeedStream();
@@ -432,10 +498,10 @@ export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, 
     for (let value = 0; value <= range; value++) {
       if (skip(key, value)) continue;
       stream.seed(value);
-      const model = withQuery(new ChapterModel(settings, inputs, streams), settings);
+      const model = new ChapterModel(settings, inputs, streams);
       for (const t of moved) {
         const values = model.result(t.name);
-        if (t.views.some((view) => view.every((at, i) => fits(values[at], i)))) candidates.push({ key, value, name: t.name });
+        if (t.views.some((view) => view.every((at, i) => fits(values.at(at), i)))) candidates.push({ key, value, name: t.name });
       }
     }
   }
