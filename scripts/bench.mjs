@@ -10,8 +10,11 @@
 // and the built site's load on a classroom network (scripts/bench/site.mjs: 100 ms latency, 10 Mbit/s, cold).
 // Implementations: this project's wasm SIMD and wasm scalar builds (through the JS API, so the times
 // include copying tensors in and out), its native build (bench/attn_bench --serve), TF.js with
-// @tensorflow/tfjs-backend-wasm (one thread, SIMD), plain JavaScript loops, and PyTorch (/usr/bin/python3,
-// one thread) when it is installed. Each round runs every implementation once on every case, so they share
+// @tensorflow/tfjs-backend-wasm (one thread, SIMD), plain JavaScript loops, PyTorch (/usr/bin/python3,
+// one thread) when it is installed, and onnxruntime-web (wasm execution provider, at 1 thread and at the
+// machine's threads, each in a process of its own; the chapter's module exported by torch with the same
+// weights, scripts/bench/ort.mjs) when python3's torch is there to export it. Each round runs every
+// implementation once on every case, so they share
 // the machine's conditions; the table gives the median (min, max) over rounds, and each implementation's
 // first call apart (V8 runs it in its baseline tier).
 // FLOP counts: a multiply-add is 2 FLOP; MHA counts the four projections (4·2·B·T·768²) and only the causal
@@ -21,7 +24,7 @@
 // register block and 12 independent chains, scripts/bench/peak.wat); native, an FMA loop (attn_bench).
 //
 //   --rounds N     rounds (default 7); plain JS runs in at most 3 of them (it takes ~10 s a forward)
-//   --only a,b     implementations: simd,scalar,native,tfjs,plain,torch,notebook,site,inputs (default all that are there)
+//   --only a,b     implementations: simd,scalar,native,tfjs,plain,torch,ort,notebook,site,inputs (default all that are there)
 //   --native PATH  the attn_bench binary (default build/native/bench/attn_bench, then build/*/bench/attn_bench)
 //   --json FILE    also write the JSON there
 //   --chapter      only the chapter's timing, as JSON (the main run starts itself so, in a fresh process)
@@ -38,6 +41,7 @@ import { notebookTimes } from './bench/notebook.mjs';
 import { siteTimes } from './bench/site.mjs';
 import { inputTimes } from './bench/inputs.mjs';
 import { plainGemm, plainMha } from './bench/plain.mjs';
+import { exportOrtModel, machineThreads, ortPeer } from './bench/ort.mjs';
 import { wasmPeak } from '../web/peak.js';
 
 const root = new URL('../', import.meta.url);
@@ -47,7 +51,7 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const ROUNDS = Math.max(1, Number(option('rounds', 7)));
-const ONLY = option('only', 'simd,scalar,native,tfjs,plain,torch,notebook,site,inputs').split(',');
+const ONLY = option('only', 'simd,scalar,native,tfjs,plain,torch,ort,notebook,site,inputs').split(',');
 const T = 1024, D = 768, HEADS = 12;
 const FLOP = {
   mha1: 4 * 2 * 1 * T * D * D + 2 * 2 * 1 * HEADS * ((T * (T + 1)) / 2) * (D / HEADS),
@@ -173,6 +177,15 @@ async function tfjs(reference) {
   };
 }
 
+// onnxruntime-web on the chapter's module exported once by torch 1.13 (same seed as ours(), so the same
+// weights; run on ours' x and compared with ours' y), at `threads` threads.
+let ortExport = null;
+async function onnxruntime(reference, threads) {
+  ortExport ??= exportOrtModel({ seed: 123, tokens: T, d: D, heads: HEADS, x: reference.x1.data,
+    y: reference.mha.forward(reference.x1).data });
+  return ortPeer(await ortExport, threads);
+}
+
 function plain(reference) {
   const w = weightsOf(reference.mha), x = reference.x1.data;
   const a = new Float32Array(1024 * 768).map(Math.random), b = new Float32Array(768 * 768).map(Math.random);
@@ -223,6 +236,50 @@ async function chapter(torch) {
   return { first, times };
 }
 
+// ------------------------------------------------------------ against the peers
+
+// This project's MHA B=1 implementation at n threads: the simd flavour at 1; at more, the simd-threads
+// flavour's line of the GPT-2 section (threads1, threads2), when it has run.
+const threadedImpl = (n) => `threads${n}`;
+
+// Each peer's MHA B=1 median over ours at the same threads (above 1: ours is faster), and the issue-24 targets.
+function peerComparison(find, impls, notes) {
+  const ms = (name) => find(name, 'mha1') ?? null;
+  const fmtMs = (v) => (v === null ? '-' : `${v.toFixed(1)} ms`);
+  const ours1 = ms('simd');
+  const n = machineThreads();
+  const oursN = n > 1 ? ms(threadedImpl(n)) : ours1;
+  const peers1 = [['ort-t1', 'onnxruntime-web, 1 thread'], ['tfjs', 'TF.js wasm, 1 thread'],
+    ['torch', 'PyTorch, 1 thread (native code)'], ['plain', 'plain JS']];
+  const over = (name, ours) => (ms(name) !== null && ours !== null ? ms(name) / ours : null);
+  const describe = (name, label, ours) => {
+    if (ms(name) === null) return `${label}: ${notes[name] ?? 'not run'}`;
+    const r = over(name, ours);
+    return `${label} ${fmtMs(ms(name))}${r === null ? '' : ` = ${r.toFixed(2)}x ours`}`;
+  };
+  const lines = [];
+  lines.push('MHA B=1 against this project on the same x (medians of the same rounds; ratio = their time / ours):');
+  lines.push(`  1 thread, ours (wasm SIMD) ${fmtMs(ours1)}: ${peers1.map(([name, label]) => describe(name, label, ours1)).join('; ')}`);
+  if (n > 1) {
+    const oursLabel = oursN === null
+      ? `-- (no ${threadedImpl(n)} line: the simd-threads flavour has not run at ${n} threads)` : fmtMs(oursN);
+    const ortN = impls[`ort-t${n}`];
+    const ortLabel = `onnxruntime-web, ${ortN ? ortN.threads : n} thread${ortN && ortN.threads === 1 ? ' (could not start threads in Node)' : 's'}`;
+    lines.push(`  ${n} threads, ours ${oursLabel}: ${describe(`ort-t${n}`, ortLabel, oursN)}` +
+      `; onnxruntime-web's ${n} threads over its 1: ${ms('ort-t1') && ms(`ort-t${n}`) ? (ms('ort-t1') / ms(`ort-t${n}`)).toFixed(2) : '-'}x`);
+  }
+  const targets = [
+    ['wasm SIMD MHA B=1 median <= 145 ms (issue 24)', ours1, (v) => v <= 145],
+    ['wasm SIMD >= 2.2x faster than onnxruntime-web at 1 thread', over('ort-t1', ours1), (v) => v >= 2.2],
+  ];
+  const ratios = {};
+  if (n > 1) {
+    ratios[`ort_t${n}_over_ours_t${n}_mha1`] = over(`ort-t${n}`, oursN);
+    targets.push([`ours at ${n} threads >= 2.2x faster than onnxruntime-web at ${n} threads`, over(`ort-t${n}`, oursN), (v) => v >= 2.2]);
+  }
+  return { ratios, lines, targets };
+}
+
 // ------------------------------------------------------------ running
 
 const median = (v) => [...v].sort((p, q) => p - q)[Math.floor(v.length / 2)];
@@ -243,8 +300,8 @@ async function main() {
   const peakOfWasm = await wasmPeak();
   const impls = {};
   const notes = {};
-  const setup = async (name, make) => {
-    if (!ONLY.includes(name)) return;
+  const setup = async (name, make, chosenBy = name) => {
+    if (!ONLY.includes(chosenBy)) return;
     try {
       log(`setting up ${name}...`);
       impls[name] = await make();
@@ -260,6 +317,7 @@ async function main() {
   await setup('tfjs', () => tfjs(reference));
   await setup('plain', () => plain(reference));
   await setup('torch', torchPy);
+  for (const threads of new Set([1, machineThreads()])) await setup(`ort-t${threads}`, () => onnxruntime(reference, threads), 'ort');
 
   const times = {}, peaks = { wasm: [], native: [], nativeMulAdd: [] };
   for (const name of Object.keys(impls)) {
@@ -281,6 +339,7 @@ async function main() {
     }
   }
   for (const impl of Object.values(impls)) impl.close?.();
+  if (ortExport) (await ortExport.catch(() => null))?.remove();
 
   // ---- results
   const wasmPeakGflops = median(peaks.wasm);
@@ -305,16 +364,21 @@ async function main() {
   const ratio = (p, q) => (p && q ? p / q : null);
   const ratios = {
     tfjs_over_simd_mha1: ratio(find('tfjs', 'mha1'), find('simd', 'mha1')),
+    ort_t1_over_simd_mha1: ratio(find('ort-t1', 'mha1'), find('simd', 'mha1')),
+    torch_over_simd_mha1: ratio(find('torch', 'mha1'), find('simd', 'mha1')),
     plain_over_simd_mha1: ratio(find('plain', 'mha1'), find('simd', 'mha1')),
     torch_over_native_mha1: ratio(find('torch', 'mha1'), find('native', 'mha1')),
     simd_b2_over_b1: ratio(find('simd', 'mha2'), find('simd', 'mha1')),
     native_b2_over_b1: ratio(find('native', 'mha2'), find('native', 'mha1')),
     scalar_over_simd_mha1: ratio(find('scalar', 'mha1'), find('simd', 'mha1')),
   };
+  const againstPeers = peerComparison(find, impls, notes);
+  Object.assign(ratios, againstPeers.ratios);  // at the machine's threads
   const gemmPct = results.find((r) => r.impl === 'simd' && r.case === 'gemm')?.pct_of_peak ?? null;
   const targets = [
     ['wasm SIMD MHA B=1 median <= 200 ms', find('simd', 'mha1'), (v) => v <= 200],
     ['wasm SIMD >= 2.2x faster than TF.js-wasm', ratios.tfjs_over_simd_mha1, (v) => v >= 2.2],
+    ...againstPeers.targets,
     ['native MHA B=1 median <= 80 ms', find('native', 'mha1'), (v) => v <= 80],
     ['wasm SIMD B=2 <= 2.1x B=1', ratios.simd_b2_over_b1, (v) => v <= 2.1],
     ['native B=2 <= 2.1x B=1', ratios.native_b2_over_b1, (v) => v <= 2.1],
@@ -360,6 +424,7 @@ async function main() {
   for (const [name, note] of Object.entries(notes)) lines.push(`${name}: ${note}`);
   lines.push('');
   lines.push(`ratios: ${Object.entries(ratios).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+  lines.push(...againstPeers.lines, '');
   for (const t of targets) lines.push(`target ${t.met === null ? 'n/a ' : t.met ? 'MET ' : 'MISS'}  ${t.target}: ${fmt(t.value, 2)}`);
   lines.push('');
   if (Object.keys(calls).length) {
