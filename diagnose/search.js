@@ -148,7 +148,11 @@ function searchIn(run, settings, paste, targets) {
     if (!bySeed.has(id)) bySeed.set(id, { key, value, wanted: new Set() });
     for (const n of scanned.find((t) => t.name === name).wanted) bySeed.get(id).wanted.add(n);
   }
-  for (const { key, value, wanted } of bySeed.values()) {
+  // in the chapter's order of the results they explain (a CausalAttention seeded with s draws SelfAttention_v2's
+  // weights for seedV2 = s: 3.5.1's answer comes first)
+  const place = (name) => run.shownIn.get(name) * 1e4 + run.sections[run.shownIn.get(name)].shows.indexOf(name);
+  const inOrder = [...bySeed.values()].map((g) => ({ ...g, at: Math.min(...[...g.wanted].map(place)) })).sort((a, b) => a.at - b.at);
+  for (const { key, value, wanted } of inOrder) {
     const names = [...wanted];
     const affected = run.affected([key]);
     const sections = names.map((n) => run.neededFor(n, affected)).reduce((a, b) => a.map((x, i) => x || b[i]));

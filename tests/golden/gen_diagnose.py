@@ -65,7 +65,7 @@ case("seed-1234-parameter", None, torch.nn.Parameter(torch.rand(3, 2)), {"kind":
 # the values: the keys of 3.4.1, 3.5.1's masked weights, MultiHeadAttention's output
 torch.manual_seed(4321)
 W_query, W_key = torch.rand(3, 2), torch.rand(3, 2)
-case("seed-4321-keys", None, inputs @ W_key, {"kind": "seed", "name": "seed", "to": 4321})
+case("seed-4321-keys", "keys-values", inputs @ W_key, {"kind": "seed", "name": "seed", "to": 4321})
 torch.manual_seed(3407)
 W_query, W_key, W_value = torch.rand(3, 2), torch.rand(3, 2), torch.rand(3, 2)
 case("seed-3407-values", "keys-values", inputs @ W_value, {"kind": "seed", "name": "seed", "to": 3407})
@@ -73,9 +73,9 @@ torch.manual_seed(4321)
 sa_v2 = SelfAttentionV2(3, 2)
 queries, keys = sa_v2.W_query(inputs), sa_v2.W_key(inputs)
 scores = (queries @ keys.T).masked_fill(torch.triu(torch.ones(6, 6), diagonal=1).bool(), -torch.inf)
-case("seedV2-4321-masked-weights", None, torch.softmax(scores / keys.shape[-1] ** 0.5, dim=1), {"kind": "seed", "name": "seedV2", "to": 4321})
+case("seedV2-4321-masked-weights", "causal-softmax", torch.softmax(scores / keys.shape[-1] ** 0.5, dim=1), {"kind": "seed", "name": "seedV2", "to": 4321})
 torch.manual_seed(9001)
-case("seed-9001-mha-out", None, MHA(3, 2, 6, 0.0, 2)(batch), {"kind": "seed", "name": "seed", "to": 9001})
+case("seed-9001-mha-out", "mha-output", MHA(3, 2, 6, 0.0, 2)(batch), {"kind": "seed", "name": "seed", "to": 9001})
 
 # draws: the SelfAttention_v2 cell run twice
 torch.manual_seed(789)
