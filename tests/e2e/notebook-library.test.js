@@ -165,7 +165,8 @@ test('a second tab on the same notebook is told, follows an edit, and asks befor
   await second.keyboard.type('\nfrom_second = 2');
   await second.getByRole('button', { name: 'Keep mine as a new notebook' }).click();
   await second.waitForFunction(() => / \(this tab\)$/.test(document.getElementById('notebook-name').value));
-  const all = (await stored(first)).map((n) => n.cells.join('\n'));
+  // Read where it was written: another tab sees local storage changes a moment later.
+  const all = (await stored(second)).map((n) => n.cells.join('\n'));
   assert.ok(all.some((c) => c.includes('from_second = 2')), 'the second tab’s edit is kept');
   assert.ok(all.some((c) => c.includes('elsewhere = 3') && !c.includes('from_second')), 'the other tab’s version is kept as it was');
   assert.equal(all.length, 2);

@@ -79,12 +79,13 @@ export function openLibrary(storage, { now = () => Date.now(), newId = () => cry
   function create({ name, cells, profile = 'default' }) {
     const id = newId();
     const list = readIndex();
-    list.push({ id, name: uniqueName(list, name), changed: now() });
-    writeIndex(list);
+    const entry = { id, name: uniqueName(list, name), changed: now(), version: 1 };
+    // The notebook first, then its line in the list: another tab never lists a notebook it cannot read yet.
+    write(ENTRY_PREFIX + id, { profile: cleanProfile(profile), cells: cells.map(cleanCell) }, `“${entry.name}”`);
     try {
-      save(id, { cells, profile });
+      writeIndex([...list, entry]);
     } catch (error) {
-      writeIndex(list.filter((e) => e.id !== id));
+      storage.removeItem(ENTRY_PREFIX + id);
       throw error;
     }
     return id;

@@ -286,9 +286,16 @@ function edited() {
 async function save() {
   clearTimeout(saveTimer);
   if (!current) return;
+  const open = current;
   const data = cellData();
+  // The link is made first, then storage and the address bar change in the same task: a reload never finds
+  // the notebook saved ahead of its link (it would open the older link as yet another notebook).
+  const hash = await notebookHash(data.map((c) => c.source), els.profile.value);
+  if (current !== open) return;
+  const sources = (cells) => cells.map((c) => c.source).join('\0');
+  if (sources(cellData()) !== sources(data)) return; // typed meanwhile: the save that edit scheduled keeps it
   if (dirty && !held) keep(data);
-  history.replaceState(null, '', await notebookHash(data.map((c) => c.source), els.profile.value));
+  history.replaceState(null, '', hash);
 }
 
 function keep(data) {
@@ -597,6 +604,43 @@ function keepSiteOffline() {
   worker.postMessage({ type: 'keep-site' }, [channel.port2]);
 }
 
+// Python's snapshot (the whole WebAssembly memory once cells and torch are imported: notebook/session.js) is kept
+// in the cache of the site's build, beside the files the service worker keeps: a return visit restores Python from
+// it instead of starting it. A new deployment's cache replaces that one whole, snapshot included, so another
+// build's snapshot is never offered (and the loader refuses one made from other files anyway). The dev server's
+// build ('dev') changes with every edit: no snapshot there.
+const SNAPSHOT_URL = new URL('./notebook-python-snapshot', location.href).href;
+
+/** The service worker's cache for this build, or null (no service worker, or it does not answer within a second). */
+async function buildCache() {
+  const worker = navigator.serviceWorker?.controller;
+  if (!worker || !globalThis.caches) return null;
+  const answer = await new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = ({ data }) => resolve(data);
+    worker.postMessage({ type: 'build' }, [channel.port2]);
+    setTimeout(() => resolve(null), 1000); // a service worker of an earlier version does not answer
+  });
+  return answer?.cache && answer.build !== 'dev' ? answer.cache : null;
+}
+
+/** { snapshot: promise of the kept bytes or null, keep(bytes) }: what loadNotebook restores from and keeps. */
+function snapshotStore() {
+  const cacheName = buildCache().catch(() => null);
+  const snapshot = cacheName.then(async (name) => {
+    if (!name) return null;
+    const kept = await (await caches.open(name)).match(SNAPSHOT_URL);
+    return kept ? kept.arrayBuffer() : null;
+  }).catch(() => null);
+  const keep = async (bytes) => {
+    const name = await cacheName;
+    // Only into a cache that is still there: once a new deployment has deleted it, it is not made again.
+    if (!name || !(await caches.has(name))) return;
+    await (await caches.open(name)).put(SNAPSHOT_URL, new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream' } }));
+  };
+  return { snapshot, keep: (bytes) => { keep(bytes).catch(() => {}); } }; // a full disk: the next visit starts Python
+}
+
 /** The notebook this tab opens: a link's as a new one (or the same one again on a reload), else the last one. */
 async function initialNotebook(linked) {
   library.adoptLegacy();
@@ -625,8 +669,11 @@ async function start() {
     const waited = Math.floor((performance.now() - said.at) / 1000);
     if (waited >= 1) els.progressText.textContent = `${said.message} (${waited} s)`;
   }, 1000);
+  const snapshots = snapshotStore();
   ready = loadNotebook({
     profile,
+    snapshot: snapshots.snapshot,
+    onSnapshot: snapshots.keep,
     onProgress: (message, fraction) => {
       said = { message, at: performance.now() };
       els.progress.value = fraction;
@@ -656,7 +703,7 @@ async function start() {
   notebook = await ready;
   els.loading.hidden = true;
   for (const b of [els.runAll, els.restart]) b.disabled = false;
-  status(`Python ready (${notebook.backend}). ${notebook.interruptible ? '' : 'Stop restarts Python on this host.'}`);
+  status(`Python ready (${notebook.backend}${notebook.restoredFromSnapshot ? ', restored from the snapshot this browser keeps' : ''}). ${notebook.interruptible ? '' : 'Stop restarts Python on this host.'}`);
   showMode();
   document.documentElement.dataset.ready = 'python';
   keepSiteOffline();
@@ -771,6 +818,7 @@ addEventListener('hashchange', async () => {
   else await openAsNew({ name: linkName(linked.cells), cells: linked.cells.map((source) => ({ source })), profile: linked.profile }, 'This link holds a notebook.');
 });
 // Leaving the page saves what was typed in the last moment.
-addEventListener('pagehide', () => { if (dirty) save(); });
+// Closing the tab leaves no time for the link: the cells are kept at once.
+addEventListener('pagehide', () => { if (current && dirty && !held) keep(cellData()); });
 
 start().catch((error) => window.bootFailed?.(`Python could not start: ${error.message}`));
