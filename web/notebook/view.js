@@ -569,8 +569,16 @@ async function withSiteServiceWorker() {
     location.reload();
     return false;
   }
-  // A new deployment's service worker took over: this page still runs the old one's scripts.
+  // A new deployment's service worker took over: this page still runs the old one's scripts. A first
+  // controller arriving late (a slow start, past the wait above) is no deployment: it only keeps the site.
+  let controller = navigator.serviceWorker.controller;
   navigator.serviceWorker.addEventListener('controllerchange', () => {
+    const first = !controller;
+    controller = navigator.serviceWorker.controller;
+    if (first) {
+      if (notebook) keepSiteOffline(); // else Python's start asks for it
+      return;
+    }
     notice('update', 'A new version of this site was published. Your notebooks are kept; reload to use it.', [['Reload', async () => {
       await save();
       location.reload();
