@@ -1,0 +1,77 @@
+// A notebook restored from a snapshot of Python (loadNotebook's snapshot / onSnapshot) behaves as one that started
+// Python: the same outputs, fresh random numbers, a restart that loads torch afresh, Stop that keeps the namespace,
+// the host still shut; a snapshot made from other files is refused, with the reason, and Python starts as usual.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { NotebookError, loadNotebook } from '../../notebook/index.js';
+
+const CELL = 'import torch\ntorch.manual_seed(123)\nprint(torch.rand(2, 3))';
+const RANDOM = 'import random\nprint(random.random())';
+
+let made; // the snapshot, and what the notebook that made it printed
+before(async () => {
+  let snapshot = null;
+  const nb = await loadNotebook({ onSnapshot: (bytes) => { snapshot = bytes; } });
+  made = { restored: nb.restoredFromSnapshot, cell: await nb.run(CELL), random: await nb.run(RANDOM) };
+  await nb.close();
+  made.snapshot = snapshot;
+});
+
+test('a start that restores none takes a snapshot, before any cell', () => {
+  assert.equal(made.restored, false);
+  assert.ok(made.snapshot instanceof Uint8Array && made.snapshot.length > 16 * 1024 * 1024, 'the whole memory of Python');
+  assert.equal(made.cell.error, null);
+});
+
+describe('a notebook restored from it', () => {
+  let nb;
+  before(async () => {
+    nb = await loadNotebook({ snapshot: made.snapshot });
+  });
+  after(() => nb?.close());
+
+  test('restored: the same output, random numbers of its own, the host still shut', async () => {
+    assert.equal(nb.restoredFromSnapshot, true);
+    assert.equal(nb.snapshotRefused, null);
+    assert.deepEqual(await nb.run(CELL), made.cell);
+    const random = await nb.run(RANDOM);
+    assert.equal(random.error, null);
+    // Without a new seed the restore would draw exactly what the notebook that made the snapshot drew first.
+    assert.notEqual(random.output, made.random.output);
+    const { error } = await nb.run('import os\nos.system("true")');
+    assert.equal(error?.type, 'PermissionError');
+    assert.equal((await nb.run('import sys\nprint(sys.path[0])')).output, '/home/pyodide/attention\n');
+  });
+
+  test('restored: Stop keeps the namespace; a restart loads torch afresh', async () => {
+    const loop = nb.run('x = 41\nwhile True:\n    pass');
+    await new Promise((done) => setTimeout(done, 200)); // the loop is under way (the stop works either way)
+    await nb.stop();
+    assert.equal((await loop).error?.type, 'KeyboardInterrupt');
+    assert.equal((await nb.run('print(x + 1)')).output, '42\n');
+    await nb.restart();
+    assert.equal((await nb.run('import sys\nprint("torch" in sys.modules, "x" in dir())')).output, 'False False\n');
+    assert.deepEqual(await nb.run(CELL), made.cell);
+  });
+});
+
+test('a snapshot made from other files is refused, and Python starts as usual', async () => {
+  const other = made.snapshot.slice();
+  const header = new TextDecoder().decode(other.subarray(4, 200));
+  const at = 4 + header.indexOf('"key":"') + 7; // one character of the key changed: another build's files
+  other[at] = other[at] === 0x30 ? 0x31 : 0x30;
+  const nb = await loadNotebook({ snapshot: other });
+  try {
+    assert.equal(nb.restoredFromSnapshot, false);
+    assert.match(nb.snapshotRefused, /made from other files/);
+    assert.deepEqual(await nb.run(CELL), made.cell);
+  } finally {
+    await nb.close();
+  }
+});
+
+test('the snapshot options are checked', async () => {
+  await assert.rejects(loadNotebook({ snapshot: 'bytes' }), (e) => e instanceof NotebookError && /snapshot must be an ArrayBuffer/.test(e.message));
+  await assert.rejects(loadNotebook({ onSnapshot: 1 }), (e) => e instanceof NotebookError && /onSnapshot must be a function/.test(e.message));
+});
