@@ -20,7 +20,7 @@ export function replaySizes(params) {
 }
 
 const sizeText = (s) => `batch ${s.batch} × ${s.tokens} tokens × ${s.dIn}, ${s.heads} heads`;
-const formatMs = (ms) => (ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
+const formatMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
 const formatRatio = (r) => `${r.toFixed(2)}×`;
 /** 2.4 × 10⁻⁷, as a learner reads it; 0 as 0. */
 function formatDifference(d) {
