@@ -4,7 +4,7 @@
 // modules of app/: starting (start.js), the history (history.js), the settings drawer (drawer.js) and
 // outlining what an edit changed (highlight.js).
 import { parseHash, formatHash, isBook, bookSettings, sameSettings, repairSettings, changedNames, quoted, BOOK } from './state.js';
-import { renderStep, fitLedes } from './render/step.js';
+import { renderStep, watchLedes } from './render/step.js';
 import { resolveStep } from './steps/words.js';
 import { renderToc, renderHere, revealCurrent, currentLink } from './render/toc.js';
 import { renderSettings, readSettings, addWord, removeWord, CONTROLS } from './render/settings.js';
@@ -70,7 +70,7 @@ async function boot() {
 
   katex = await loadKatex();
   typesetPending(els.step, katex);
-  makeScrollersReachable();
+  watchScrollers();
   warmUpNotebook(); // while the learner reads, the notebook's files come into the cache
 }
 
@@ -180,6 +180,8 @@ function announce(text) {
 
 // ---------------------------------------------------------------- drawing
 
+let revealedStep = null; // the step the contents were last scrolled to
+
 function render({ writeForm }) {
   const index = stepIndex(state.step);
   // titles, prose and formulas that name sizes, written for these settings
@@ -188,7 +190,7 @@ function render({ writeForm }) {
   takeApart.hide();
   const book = isBook(state.settings);
   let article;
-  performance.mark('page:draw-step');
+  const drawStart = performance.now();
   try {
     article = renderStep(step, {
       results: state.results,
@@ -210,13 +212,15 @@ function render({ writeForm }) {
     );
   }
   els.step.replaceChildren(article);
-  fitLedes(els.step);
-  makeScrollersReachable();
-  performance.measure('page:draw-step', 'page:draw-step');
+  watchLedes(els.step);
+  watchScrollers();
+  performance.measure('page:draw-step', { start: drawStart, end: performance.now() });
 
-  performance.mark('page:draw-panels');
+  const panelsStart = performance.now();
   renderToc(els.toc, { steps, current: step.id, settings: state.settings });
-  revealCurrent(els.toc);
+  // only when the step is another: an edit leaves the contents where they are (and the page unmeasured)
+  if (step.id !== revealedStep) revealCurrent(els.toc);
+  revealedStep = step.id;
   renderHere(els.here, { steps, current: step.id, settings: state.settings });
   renderSettings(els.settings, {
     settings: state.settings,
@@ -235,22 +239,33 @@ function render({ writeForm }) {
   renderNotices();
   renderNav(steps, index);
   document.title = `${step.section} ${step.title} · Attention, computed live`;
-  performance.measure('page:draw-panels', 'page:draw-panels');
+  performance.measure('page:draw-panels', { start: panelsStart, end: performance.now() });
 }
 
 /** A formula wider than the screen scrolls sideways; keyboard users need to be able to reach it. */
-function makeScrollersReachable() {
-  for (const box of els.step.querySelectorAll('.formula')) {
-    if (box.scrollWidth > box.clientWidth + 1) {
-      box.tabIndex = 0;
-      box.setAttribute('role', 'group');
-      box.setAttribute('aria-label', 'Formula (scrolls sideways)');
-    } else {
-      box.removeAttribute('tabindex');
-      box.removeAttribute('role');
-      box.removeAttribute('aria-label');
-    }
+function makeScrollerReachable(box) {
+  if (box.scrollWidth > box.clientWidth + 1) {
+    box.tabIndex = 0;
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', 'Formula (scrolls sideways)');
+  } else {
+    box.removeAttribute('tabindex');
+    box.removeAttribute('role');
+    box.removeAttribute('aria-label');
   }
+}
+
+// Checked when the browser has laid the formulas out anyway (and again when a font arrives): reading their
+// widths right after a step is drawn would lay the whole step out an extra time on every edit.
+const scrollerWatch = typeof ResizeObserver === 'function'
+  ? new ResizeObserver((seen) => seen.map(({ target }) => target).forEach(makeScrollerReachable))
+  : null;
+document.fonts?.addEventListener('loadingdone', () => els.step.querySelectorAll('.formula').forEach(makeScrollerReachable));
+
+/** Watches the formulas of the step now drawn (in place of the last step's). */
+function watchScrollers() {
+  scrollerWatch?.disconnect();
+  for (const box of els.step.querySelectorAll('.formula')) scrollerWatch?.observe(box);
 }
 
 function renderNotices() {
@@ -290,12 +305,6 @@ function wireEvents() {
   window.addEventListener('attention:use-link', ({ detail: hash }) => {
     writeHash(hash);
     fromLocation({ initial: true });
-  });
-
-  let resizeTimer = 0;
-  window.addEventListener('resize', () => {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => (fitLedes(els.step), makeScrollersReachable()), 150);
   });
 
   els.prev.addEventListener('click', () => move(-1));

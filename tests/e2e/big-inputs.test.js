@@ -89,3 +89,22 @@ test('a table of 1,024 columns draws 32 with a button that draws them all', asyn
   assertNoProblems(page);
   await closePage(page);
 });
+
+test('taking apart a weight of head 5 builds head 5 of the scores and outlines the scores it came from', async () => {
+  const page = await newPage(env.browser);
+  await openAt(page, env.base, 'mha-weights', BIG);
+  const step = page.locator(stepSelector('mha-weights'));
+  const weights = step.locator('figure[data-tensor="mha_weights"]');
+  const scores = step.locator('figure[data-tensor="mha_scores"]');
+  assert.equal(await scores.locator('td.cell').first().getAttribute('data-index'), '0,0,0,0', 'the scores show head 0');
+  await weights.locator('.head-pick[data-head="5"]').click();
+  await weights.locator('td.cell[data-index="0,5,3,2"]').click();
+  // weights[0, 5, 3, :] come from scores[0, 5, 3, 0..3]: that head is built, with those four cells outlined
+  await scores.locator('td.cell.is-operand').first().waitFor();
+  const outlined = await scores.locator('td.cell.is-operand').evaluateAll((cells) => cells.map((c) => c.dataset.index));
+  assert.deepEqual(outlined, ['0,5,3,0', '0,5,3,1', '0,5,3,2', '0,5,3,3']);
+  assert.equal(await scores.locator('.head-pick[data-head="5"]').getAttribute('aria-pressed'), 'true');
+  assert.equal(await weights.locator('td.cell[data-index="0,5,3,2"]').getAttribute('aria-describedby'), 'take-apart', 'the cell taken apart stays open');
+  assertNoProblems(page);
+  await closePage(page);
+});

@@ -11,7 +11,8 @@ export function shownValues(step) {
 
 /**
  * Marks the tensors whose values differ from `before` (shownValues() before the edit) and scrolls the first
- * into view if it is not in view already.
+ * into view if it is not in view already. Where it is is read in the next frame, once the browser has laid
+ * the step out for this one: reading it at once would lay the page out twice per edit.
  * @param {{ step: HTMLElement, settings: HTMLElement, nav: HTMLElement, drawerOpen: boolean }} page
  *        nav: the step bar at the foot of the screen
  */
@@ -20,11 +21,17 @@ export function showUpdated(before, { step, settings, nav, drawerOpen }) {
     (el) => before.has(el.dataset.tensor) && before.get(el.dataset.tensor) !== el.dataset.values,
   );
   for (const el of changed) {
-    el.classList.remove('is-updated');
-    void el.offsetWidth; // restart the animation
+    if (el.classList.contains('is-updated')) {
+      el.classList.remove('is-updated');
+      void el.offsetWidth; // restart the animation of a tensor that was outlined already
+    }
     el.classList.add('is-updated');
   }
-  const first = changed.find((el) => el.getClientRects().length > 0);
+  if (changed.length) requestAnimationFrame(() => bringIntoView(changed, { step, settings, nav, drawerOpen }));
+}
+
+function bringIntoView(changed, { step, settings, nav, drawerOpen }) {
+  const first = changed.find((el) => el.isConnected && el.getClientRects().length > 0);
   if (!first) return;
   const rect = first.getBoundingClientRect();
   if (drawerOpen) {

@@ -9,17 +9,21 @@ import { h, srOnly, fmt, shapeText, at, indexTuples } from './dom.js';
  * where it switches), read out of the core's own str(tensor), row-major; null when that printout is
  * summarised with '...' (more than 1000 elements) or there is no tensor.
  */
-export function printedElements(tensor) {
-  let text;
-  try {
-    text = tensor?.toString();
-  } catch {
-    return null;
-  }
+export function printedElements(tensor, text = liveText(tensor)) {
   if (typeof text !== 'string') return null;
   const body = text.slice(text.indexOf('tensor(') + 'tensor('.length).split(/, (?:grad_fn|requires_grad|dtype|size)=/)[0];
   if (body.includes('...')) return null;
   return body.match(/-?inf|nan|True|False|-?\d+\.\d*(?:e[+-]\d+)?/g) ?? [];
+}
+
+/** The core's str(tensor), or null. */
+function liveText(tensor) {
+  try {
+    const text = tensor?.toString();
+    return typeof text === 'string' ? text : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A printed element for the page: a real minus sign, ∞ for inf. */
@@ -33,15 +37,16 @@ const MARK_TEXT = { masked: 'masked', dropped: 'dropped', leak: 'a future token 
  */
 export function renderResult(result, ctx) {
   const shape = result.shape;
+  const flat = flatValues(result.values);
   const fig = h('figure', {
     class: 'result',
     'data-tensor': result.name,
     'data-shape': shape.join(','),
-    'data-values': valuesJson(flatValues(result.values)),
+    'data-values': valuesJson(flat),
   });
-  const scale = shape.length === 0 ? { kind: 'none' } : heatScale(result.values); // one number: no scale to read
-  const flat = flatValues(result.values);
-  const printed = printedElements(result.tensor);
+  const scale = shape.length === 0 ? { kind: 'none' } : heatScale(flat); // one number: no scale to read
+  const live = liveText(result.tensor);
+  const printed = printedElements(result.tensor, live);
   const texts = printed && printed.length === flat.length ? printed.map(typeset) : null;
   // the legend's numbers as the cells write them, where they are elements of the tensor
   const written = new Map(texts ? flat.map((v, k) => [v, texts[k]]) : []);
@@ -59,7 +64,7 @@ export function renderResult(result, ctx) {
   // a toggle writes the book's numbers into the cells.
   const book = result.book ? bookCells(result.values, result.book) : null;
   if (book && ctx.openBooks?.has(`${result.name}:cells`)) fig.classList.add('show-book');
-  const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book, texts), renderBook(result, ctx, book, fig));
+  const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book, texts), renderBook(result, ctx, book, fig, live));
   fig.append(body);
   return fig;
 }
@@ -82,6 +87,8 @@ export function renderValue(result) {
 
 /** Row-major values as JSON; ±Infinity and NaN (which JSON cannot hold) as the strings Number() reads back. */
 export function valuesJson(flat) {
+  // a replacer function costs a call per number: only the tensors that hold ±Infinity or NaN need one
+  if (flat.every((v) => typeof v !== 'number' || Number.isFinite(v))) return JSON.stringify(flat);
   return JSON.stringify(flat, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
 }
 
@@ -99,8 +106,9 @@ export function heatScale(values) {
   if (flat.some((v) => typeof v === 'boolean')) return { kind: 'none' };
   const finite = flat.filter(Number.isFinite);
   if (finite.length === 0) return { kind: 'none' };
-  const sizes = finite.map(Math.abs).sort((x, y) => x - y);
-  const inside = sizes.filter((v) => v <= farOutFence(sizes));
+  const sizes = Float64Array.from(finite, Math.abs).sort(); // a typed array sorts by value, without a comparator call
+  const fence = farOutFence(sizes);
+  const inside = sizes.filter((v) => v <= fence);
   // Weights between 0 and 1 keep their whole range: a causal mask's first row holds a lone 1 by design.
   const isProbabilities = finite.every((v) => v >= 0 && v <= 1);
   const lone = !isProbabilities && sizes.length - inside.length <= Math.max(1, 0.05 * sizes.length) &&
@@ -201,10 +209,24 @@ function renderTensor(result, scale, book, texts) {
   return group;
 }
 
-/** Batch b has batch 0's values and marks. */
+/** Batch b has batch 0's values and marks (the same bits: NaN as NaN, −0 apart from 0). */
 function repeatsBatch0(result, b) {
-  if (JSON.stringify(at(result.values, [b])) !== JSON.stringify(at(result.values, [0]))) return false;
-  return indexTuples(result.shape.slice(1)).every((idx) => safeMark(result, [b, ...idx]) === safeMark(result, [0, ...idx]));
+  const these = flatValues(at(result.values, [b]));
+  const first = flatValues(at(result.values, [0]));
+  if (these.length !== first.length || these.some((v, k) => !Object.is(v, first[k]))) return false;
+  return everyIndex(result.shape.slice(1), (idx) => safeMark(result, [b, ...idx]) === safeMark(result, [0, ...idx]));
+}
+
+/** Whether test(index) holds for every index of the given sizes, row-major, stopping at the first that fails. */
+function everyIndex(sizes, test) {
+  if (sizes.some((n) => n === 0)) return true;
+  const index = sizes.map(() => 0);
+  for (;;) {
+    if (!test(index)) return false;
+    let d = sizes.length - 1;
+    while (d >= 0 && ++index[d] === sizes[d]) index[d--] = 0;
+    if (d < 0) return true;
+  }
 }
 
 /** One batch's heads: side by side, or (too many to fit) small maps to pick from and the picked head's table. */
@@ -231,28 +253,39 @@ function headRow(result, scale, b, book, texts) {
     shown.replaceWith(next);
     shown = next;
   });
-  return h('div', { class: 'head-row is-picked' }, picker, shown);
+  return h('div', { class: 'head-row is-picked', 'data-batch': String(b) }, picker, shown);
 }
 
 /**
  * A head's matrix as small coloured squares, on the same colour scale as the tables: a canvas of one pixel
- * per cell, scaled up (16 maps of 16 x 16 as elements would be 4,096 to lay out on every edit).
+ * per cell, scaled up (16 maps of 16 x 16 as elements would be 4,096 to lay out on every edit). The canvas
+ * of the same tensor, batch and head is taken over from the last drawing, so that an edit paints it again
+ * instead of making a new canvas and its drawing context.
  */
 function miniMap(result, scale, lead) {
   const rows = at(result.values, lead);
   const cols = rows[0]?.length ?? 0;
-  const canvas = h('canvas', { class: 'mini-canvas', width: cols, height: rows.length, 'aria-hidden': 'true',
-    style: { '--cols': String(cols), '--rows': String(rows.length), ...(cols <= 8 && rows.length <= 8 ? { '--sq': '10px' } : {}) } });
+  const key = `${result.name}[${lead.join(',')}]`;
+  let canvas = miniCanvases.get(key);
+  // the same map twice in one drawing: the second gets a canvas of its own
+  if (!canvas || canvas.width !== cols || canvas.height !== rows.length || handedOut.has(canvas)) {
+    canvas = h('canvas', { class: 'mini-canvas', width: cols, height: rows.length, 'aria-hidden': 'true' });
+    if (!handedOut.has(miniCanvases.get(key))) miniCanvases.set(key, canvas);
+  }
+  handedOut.add(canvas);
+  if (handedOut.size === 1) queueMicrotask(() => handedOut.clear()); // a drawing is one task
+  canvas.style.setProperty('--cols', String(cols));
+  canvas.style.setProperty('--rows', String(rows.length));
+  if (cols <= 8 && rows.length <= 8) canvas.style.setProperty('--sq', '10px');
+  else canvas.style.removeProperty('--sq');
   canvas.paint = () => {
-    // the page's colours now (light or dark), mixed as the tables' cells mix them
-    const style = getComputedStyle(document.documentElement);
-    const colour = Object.fromEntries(['--cell-bg', '--masked-bg', '--heat-pos', '--heat-neg'].map((name) => [name, style.getPropertyValue(name).trim()]));
+    const colours = pageColours();
     const image = new ImageData(cols, rows.length);
     rows.forEach((row, i) => row.forEach((v, j) => {
-      const heat = heatStyle(scale, v);
-      const css = safeMark(result, [...lead, i, j]) === 'masked' ? colour['--masked-bg']
-        : heat ? `color-mix(in oklab, ${colour[heat['--heat-color'].slice(4, -1)]} ${heat['--heat']}, ${colour['--cell-bg']})` : colour['--cell-bg'];
-      image.data.set(rgba(css), (i * cols + j) * 4);
+      const heat = safeMark(result, [...lead, i, j]) === 'masked' ? 'masked' : heatStyle(scale, v);
+      const bytes = heat === 'masked' ? colours.masked
+        : heat ? colours.shade(heat['--heat-color'] === 'var(--heat-neg)' ? 'neg' : 'pos', heat['--heat']) : colours.cell;
+      image.data.set(bytes, (i * cols + j) * 4);
     }));
     canvas.getContext('2d').putImageData(image, 0, 0);
   };
@@ -260,20 +293,42 @@ function miniMap(result, scale, lead) {
   return canvas;
 }
 
-// A CSS colour as RGBA bytes, converted once by a 1 x 1 canvas (a map has at most 101 shades per sign).
-const shades = new Map();
+// The small maps' canvases by tensor, batch and head (at most the heads of the results on one step), and
+// those handed out in the drawing under way.
+const miniCanvases = new Map();
+const handedOut = new Set();
+
+// The page's colours as RGBA bytes, for the theme in use (light or dark): a cell's background, a masked
+// cell's, and each shade of the heat colours as the tables' cells mix it (at most 101 per sign), each
+// converted once by a 1 x 1 canvas.
+let themeColours = null;
+function pageColours() {
+  const style = getComputedStyle(document.documentElement);
+  const css = Object.fromEntries(['--cell-bg', '--masked-bg', '--heat-pos', '--heat-neg'].map((name) => [name, style.getPropertyValue(name).trim()]));
+  const theme = JSON.stringify(css);
+  if (themeColours?.theme === theme) return themeColours;
+  const shades = new Map();
+  themeColours = {
+    theme,
+    cell: rgba(css['--cell-bg']),
+    masked: rgba(css['--masked-bg']),
+    shade(sign, percent) {
+      const key = `${sign} ${percent}`;
+      if (!shades.has(key)) shades.set(key, rgba(`color-mix(in oklab, ${css[sign === 'neg' ? '--heat-neg' : '--heat-pos']} ${percent}, ${css['--cell-bg']})`));
+      return shades.get(key);
+    },
+  };
+  return themeColours;
+}
+
+// A CSS colour as RGBA bytes, by a 1 x 1 canvas.
 let probe = null;
 function rgba(css) {
-  let bytes = shades.get(css);
-  if (!bytes) {
-    probe ??= Object.assign(document.createElement('canvas'), { width: 1, height: 1 }).getContext('2d', { willReadFrequently: true });
-    probe.clearRect(0, 0, 1, 1);
-    probe.fillStyle = css;
-    probe.fillRect(0, 0, 1, 1);
-    bytes = probe.getImageData(0, 0, 1, 1).data;
-    shades.set(css, bytes);
-  }
-  return bytes;
+  probe ??= Object.assign(document.createElement('canvas'), { width: 1, height: 1 }).getContext('2d', { willReadFrequently: true });
+  probe.clearRect(0, 0, 1, 1);
+  probe.fillStyle = css;
+  probe.fillRect(0, 0, 1, 1);
+  return probe.getImageData(0, 0, 1, 1).data;
 }
 
 // Light and dark have their own colours: the small maps are painted again when the preference changes.
@@ -362,7 +417,7 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
   table.append(tbody);
   const box = h('div', { class: 'matrix-box' }, table, h('p', { class: 'scroll-hint' }, 'Scroll sideways for more columns'),
     h('p', { class: 'offscreen-columns', 'aria-hidden': 'true' }));
-  box.addEventListener('scroll', () => showOverflow(box), { passive: true });
+  box.addEventListener('scroll', () => showOverflow(overflowOf(box)), { passive: true });
   overflowWatch?.observe(box);
   if (nCols === allCols) return box;
   const drawAll = h('button', { type: 'button', class: 'button quiet small' }, `Draw all ${allCols.toLocaleString('en')} columns`);
@@ -379,16 +434,26 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
 
 // A table wider than its box scrolls inside it: the box fades at the edge where columns are hidden and a
 // hint (read by screen readers too) says so. Checked whenever the box changes size (also when it is shown).
-const overflowWatch = typeof ResizeObserver === 'function' ? new ResizeObserver((seen) => seen.forEach((e) => showOverflow(e.target))) : null;
+const overflowWatch = typeof ResizeObserver === 'function'
+  ? new ResizeObserver((seen) => {
+    for (const { target } of seen) if (!target.isConnected) overflowWatch.unobserve(target); // a step drawn over
+    seen.filter((e) => e.target.isConnected).map((e) => overflowOf(e.target)).forEach(showOverflow);
+  })
+  : null;
 
-function showOverflow(box) {
+/** What a box's edges and cue should show (read from the layout; every read before any write). */
+function overflowOf(box) {
   const hidden = box.scrollWidth - box.clientWidth;
   const scrolls = hidden > 1;
+  return { box, scrolls, left: scrolls && box.scrollLeft > 1, right: scrolls && box.scrollLeft < hidden - 1, cue: scrolls ? offscreenColumns(box) : '' };
+}
+
+function showOverflow({ box, scrolls, left, right, cue }) {
   box.classList.toggle('is-scrollable', scrolls);
-  box.classList.toggle('fade-left', scrolls && box.scrollLeft > 1);
-  box.classList.toggle('fade-right', scrolls && box.scrollLeft < hidden - 1);
-  const cue = box.querySelector(':scope > .offscreen-columns');
-  if (cue) cue.textContent = scrolls ? offscreenColumns(box) : '';
+  box.classList.toggle('fade-left', left);
+  box.classList.toggle('fade-right', right);
+  const line = box.querySelector(':scope > .offscreen-columns');
+  if (line && line.textContent !== cue) line.textContent = cue;
 }
 
 /** Which columns of a scrolled table are out of sight, e.g. 'Off screen: columns 10–16 (word10 … word16)'. */
@@ -425,16 +490,17 @@ function safeMark(result, index) {
 export function marksIn(result) {
   if (typeof result.marks !== 'function' || !Array.isArray(result.shape)) return new Set();
   const found = new Set();
-  for (const idx of indexTuples(result.shape)) {
+  everyIndex(result.shape, (idx) => {
     const m = safeMark(result, idx);
     if (m) found.add(m);
-  }
+    return true;
+  });
   return found;
 }
 
 // ---------------------------------------------------------------- the book's printout
 
-function renderBook(result, ctx, cells, figure) {
+function renderBook(result, ctx, cells, figure, live) {
   if (!result.book) return null;
   const match = matchesBook(result.values, result.book);
   const box = h('div', { class: `book ${match ? 'is-match' : 'is-differs'}` });
@@ -476,12 +542,6 @@ function renderBook(result, ctx, cells, figure) {
     h('figure', { class: `book-print ${kind}` },
       h('figcaption', {}, title),
       h('pre', { tabindex: '0', 'aria-label': `${title} for ${label}` }, h('code', {}, text)));
-  let live = null;
-  try {
-    live = result.tensor?.toString() ?? null;
-  } catch {
-    live = null;
-  }
   box.append(
     h('div', { class: 'book-prints' },
       live ? printout('What it prints here', live, 'is-live') : null,

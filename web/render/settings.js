@@ -39,6 +39,13 @@ export function readSettings(container) {
   return { settings, errors };
 }
 
+/** Sets (or, for null, removes) an attribute only where it changes: an edit leaves the table's hundreds of fields untouched. */
+function setIfChanged(el, name, value) {
+  if (el.getAttribute(name) === value) return;
+  if (value === null) el.removeAttribute(name);
+  else el.setAttribute(name, value);
+}
+
 const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 /** The words and numbers per word the inputs table has now. */
@@ -224,8 +231,8 @@ export function renderSettings(container, view) {
   const { n: rowsNow, d: colsNow } = tableShape(form);
   const words = Array.from({ length: rowsNow }, (_, i) => form.querySelector(`#token-${i}`).value.trim() || `word ${i + 1}`);
   for (let i = 0; i < rowsNow; i++) {
-    for (let j = 0; j < colsNow; j++) form.querySelector(`#x-${i}-${j}`).setAttribute('aria-label', `“${words[i]}”, d${j}`);
-    form.querySelector(`[data-remove-word="${i}"]`).setAttribute('aria-label', `Remove “${words[i]}”`);
+    for (let j = 0; j < colsNow; j++) setIfChanged(form.querySelector(`#x-${i}-${j}`), 'aria-label', `“${words[i]}”, d${j}`);
+    setIfChanged(form.querySelector(`[data-remove-word="${i}"]`), 'aria-label', `Remove “${words[i]}”`);
   }
 
   // The settings the current step is about.
@@ -244,11 +251,9 @@ export function renderSettings(container, view) {
     const message = errors[input.id];
     const own = form.querySelector(`#${input.id}-error`);
     const shared = own ? null : 'inputs-error';
-    if (message) input.setAttribute('aria-invalid', 'true');
-    else input.removeAttribute('aria-invalid');
+    setIfChanged(input, 'aria-invalid', message ? 'true' : null);
     const described = [own ? `${input.id}-hint` : null, message ? (own ? own.id : shared) : null].filter(Boolean).join(' ');
-    if (described) input.setAttribute('aria-describedby', described);
-    else input.removeAttribute('aria-describedby');
+    setIfChanged(input, 'aria-describedby', described || null);
     if (own) {
       own.textContent = message ?? '';
       own.hidden = !message;

@@ -180,7 +180,14 @@ export function renderStep(step, view) {
 }
 
 // On a narrow screen the first paragraph shows its first lines (styles.css) so that the numbers come on the
-// first screen; "Read more" unfolds it. fitLedes() shows the button only where the text is really cut.
+// first screen; "Read more" unfolds it, and shows only where the text is really cut. Whether it is cut is
+// read when the browser has laid the paragraph out anyway (a ResizeObserver): asking right after the step is
+// drawn would make the browser lay out the whole step an extra time on every edit.
+const ledeWatch = typeof ResizeObserver === 'function' ? new ResizeObserver((seen) => {
+  const folded = seen.map(({ target: p }) => [p.parentElement, p.parentElement.classList.contains('is-open') || p.scrollHeight > p.clientHeight + 1]);
+  for (const [box, fold] of folded) box.classList.toggle('is-folded', fold);
+}) : null;
+
 function renderLede(paragraph) {
   const box = h('div', { class: 'prose lede' }, paragraph);
   const toggle = h('button', { type: 'button', class: 'button quiet small lede-toggle', 'aria-expanded': 'false' }, 'Read more');
@@ -193,12 +200,10 @@ function renderLede(paragraph) {
   return box;
 }
 
-/** Marks the ledes under `root` whose text the narrow layout cuts (call once they are in the page). */
-export function fitLedes(root) {
-  for (const box of root.querySelectorAll('.lede')) {
-    const p = box.querySelector('p');
-    box.classList.toggle('is-folded', box.classList.contains('is-open') || p.scrollHeight > p.clientHeight + 1);
-  }
+/** Watches the ledes under `root` (the step just drawn) in place of the last step's. */
+export function watchLedes(root) {
+  ledeWatch?.disconnect();
+  for (const p of root.querySelectorAll('.lede > p')) ledeWatch?.observe(p);
 }
 
 /** [a, b, c] -> [a, ', ', b, ' or ', c] */

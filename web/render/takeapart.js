@@ -39,7 +39,7 @@ export function installTakeApart(root, panel, getResult) {
       sourcesOf(operands, getResult, lines.uses ?? [], onStep),
       h('p', { class: 'ta-hint', 'aria-hidden': 'true' }, hintText(pin, touch.matches)),
     );
-    markOperands(operands);
+    markOperands(operands, cell);
     if (current && current !== cell) {
       current.removeAttribute('aria-describedby');
       current.classList.remove('is-open');
@@ -71,14 +71,26 @@ export function installTakeApart(root, panel, getResult) {
     markOperands([]);
   }
 
-  // The operands' cells, outlined where their tensor is on the step too.
-  function markOperands(operands) {
+  // The operands' cells, outlined where their tensor is on the step too (in the head they come from, built
+  // now where another head of that tensor was shown).
+  function markOperands(operands, cell = null) {
     for (const c of root.querySelectorAll('td.is-operand')) c.classList.remove('is-operand');
     for (const { name, pattern } of operands) {
+      showHead(name, pattern, cell);
       for (const c of root.querySelectorAll(`[data-tensor="${CSS.escape(name)}"] td.cell[data-index]`)) {
         const index = c.dataset.index === '' ? [] : c.dataset.index.split(',').map(Number);
         if (matchesPattern(pattern, index)) c.classList.add('is-operand');
       }
+    }
+  }
+
+  /** Where a tensor shows one head of many (matrix.js), picks the head a pattern [batch, head, ...] is in. */
+  function showHead(name, [batch, head], cell) {
+    if (typeof batch !== 'number' || typeof head !== 'number') return;
+    for (const figure of root.querySelectorAll(`[data-tensor="${CSS.escape(name)}"]`)) {
+      if (cell && figure.contains(cell)) continue; // never redraw the table of the cell taken apart
+      const pick = figure.querySelector(`.head-row.is-picked[data-batch="${batch}"] .head-pick[data-head="${head}"]`);
+      if (pick && pick.getAttribute('aria-pressed') !== 'true') pick.click();
     }
   }
 
