@@ -4,9 +4,9 @@
 //   page          the same in Chromium: the built notebook page (dist/site/notebook.html, cold cache, on the
 //                 local static host, cross-origin isolated) with one cell that is run at once, until its output
 //                 shows; median of rounds; then in the same browser `warm`, a return visit once the site's service
-//                 worker has kept the site (its files from that cache), and `again`, the visit after it (Chromium
-//                 keeps Pyodide's compiled WebAssembly from the first compile of a cached response on, so this one
-//                 skips the compile); `afterWarmUp`, the notebook opened from the walk-through once it has warmed
+//                 worker has kept the site (its files from that cache) and the notebook its snapshot of Python
+//                 (restored instead of started), and `again`, the visit after it (Chromium keeps Pyodide's compiled
+//                 WebAssembly from the first compile of a cached response on, so this one skips the compile); `afterWarmUp`, the notebook opened from the walk-through once it has warmed
 //                 it up (a fresh browser context: the walk-through's step, its warm-up done, then the notebook);
 //                 and when each loading phase began (`coldPhases`, `againPhases`, on the last round);
 //   chapter       the chapter's notebook (the transcription, when it is on this machine) run cell by cell
@@ -77,6 +77,11 @@ export async function pageFirstOutputMs(rounds = 3) {
       // Return visits in the same browser: the site's service worker serves the files it kept. Each visit
       // stays a few seconds (as a learner would), which gives the browser the time to keep compiled code.
       await page.waitForFunction(() => document.documentElement.dataset.offline === 'kept', null, { timeout: 120_000 });
+      await page.waitForFunction(async () => {
+        const url = new URL('notebook-python-snapshot', location.href).href;
+        for (const cache of await caches.keys()) if (await (await caches.open(cache)).match(url)) return true;
+        return false;
+      }, null, { timeout: 120_000, polling: 200 });
       for (const visits of [warm, again]) {
         await page.waitForTimeout(3000);
         await page.goto('about:blank'); // a new load, not a jump within the page

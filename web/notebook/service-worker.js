@@ -55,8 +55,13 @@ function keepSiteOnce(report) {
 }
 
 self.addEventListener('message', (event) => {
-  if (event.data?.type !== 'keep-site') return;
   const port = event.ports[0];
+  // The notebook keeps its snapshot of Python in this build's cache, so that another build never restores it.
+  if (event.data?.type === 'build') {
+    port?.postMessage({ build: BUILD, cache: CACHE });
+    return;
+  }
+  if (event.data?.type !== 'keep-site') return;
   event.waitUntil(keepSiteOnce((done) => port?.postMessage({ done, of: SITE_FILES.length }))
     .then(() => port?.postMessage({ kept: true, build: BUILD }), (error) => port?.postMessage({ failed: String(error) })));
 });
