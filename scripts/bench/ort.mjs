@@ -5,7 +5,8 @@
 // project's own x, and its output is compared with the project's forward (largest absolute difference).
 // onnxruntime-web initialises its WebAssembly once per process with a fixed thread count, so each thread
 // count runs in a child process of its own (`node scripts/bench/ort.mjs --serve DIR THREADS`), which
-// answers one JSON line per command, like the native and PyTorch peers.
+// answers one JSON line per command, like the native and PyTorch peers. `--profile [THREADS]` prints where
+// its time goes (below).
 import { spawn, execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -72,11 +73,11 @@ export async function loadOrt(threads) {
 }
 
 /** A session on the model's bytes (wasm execution provider, every graph optimisation). */
-export async function ortSession({ ort, warnings }, modelBytes) {
+export async function ortSession({ ort, warnings }, modelBytes, options = {}) {
   const warn = console.warn;
   console.warn = (...a) => warnings.push(a.join(' '));
   try {
-    return await ort.InferenceSession.create(modelBytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+    return await ort.InferenceSession.create(modelBytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all', ...options });
   } finally {
     console.warn = warn;
   }
@@ -209,4 +210,53 @@ export async function ortPeer(exported, threads) {
   };
 }
 
+// ------------------------------------------------------------ where its time goes
+
+// `node scripts/bench/ort.mjs --profile [THREADS]`: onnxruntime-web's own profiler (enableProfiling) on the
+// GPT-2-size module, each node's mean time over 3 runs after a first one, and its share of the forward.
+async function profile(threads) {
+  const T = 1024, D = 768, HEADS = 12;
+  const x = new Float32Array(T * D).map(Math.random);
+  const exported = await exportOrtModel({ seed: 123, tokens: T, d: D, heads: HEADS, x, y: x });
+  let printed = '';
+  try {
+    // its WebAssembly writes the profile straight to file descriptor 1: run it in a child and read that
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--profile-runs', exported.dir, String(threads)],
+      { stdio: ['ignore', 'pipe', 'inherit'] });
+    for await (const chunk of child.stdout) printed += chunk;
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    if (code !== 0) throw new Error(`the profiled process exited with ${code}`);
+  } finally {
+    exported.remove();
+  }
+  const events = printed.split('\n').map((l) => l.trim().replace(/,$/, '')).filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
+  const runs = events.filter((e) => e.name === 'model_run').sort((p, q) => p.ts - q.ts).slice(1);  // the first apart
+  const inRuns = (e) => runs.some((r) => e.ts >= r.ts && e.ts + e.dur <= r.ts + r.dur);
+  const perNode = new Map();
+  for (const e of events.filter((e) => e.cat === 'Node' && e.name.endsWith('_kernel_time') && inRuns(e))) {
+    const key = `${e.name.replace(/_kernel_time$/, '')} (${e.args.op_name})`;
+    perNode.set(key, (perNode.get(key) ?? 0) + e.dur / 1e3 / runs.length);
+  }
+  const forwardMs = runs.reduce((sum, r) => sum + r.dur / 1e3, 0) / runs.length;
+  console.log(`onnxruntime-web, ${threads} thread(s), MultiHeadAttention(768, 768, 1024, 0.0, 12) on [1, 1024, 768]: ` +
+    `${forwardMs.toFixed(1)} ms a forward (mean of ${runs.length} after the first)`);
+  for (const [node, ms] of [...perNode].sort((p, q) => q[1] - p[1])) {
+    console.log(`  ${node.padEnd(48)} ${ms.toFixed(1).padStart(8)} ms ${((100 * ms) / forwardMs).toFixed(1).padStart(5)} %`);
+  }
+}
+
+async function profileRuns(dir, threads, runs = 4) {
+  const { dims } = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8'));
+  const x = floats(path.join(dir, 'x.bin'));
+  const loaded = await loadOrt(threads);
+  const session = await ortSession(loaded, readFileSync(path.join(dir, 'mha.onnx')), { enableProfiling: true });
+  for (let i = 0; i < runs; i++) await ortForward(loaded.ort, session, x, dims);
+  session.endProfiling();
+  await session.release();
+  process.exit(0);
+}
+
 if (process.argv[2] === '--serve') await serve(process.argv[3], Number(process.argv[4]));
+if (process.argv[2] === '--profile') await profile(Number(process.argv[3] ?? 1));
+if (process.argv[2] === '--profile-runs') await profileRuns(process.argv[3], Number(process.argv[4]));
