@@ -227,8 +227,11 @@ function takeSnapshot(pyodide, { cells, restore, api, key, progress }) {
  *          makeSnapshot?: boolean, progress?: (message: string, fraction: number) => void}} options
  */
 export async function startSession({ profile = 'default', flavour, pyodideURL, interruptBuffer, hostAccess = false,
-  snapshot = null, makeSnapshot = false, progress = () => {} }) {
+  snapshot = null, makeSnapshot = false, progress: tell = () => {} }) {
   const sandboxed = inNode && !hostAccess;
+  // The bar only moves forward: a file can still be arriving once Python starts (the standard library's).
+  let shown = 0;
+  const progress = (message, fraction) => tell(message, (shown = Math.max(shown, fraction)));
   progress('Loading Python (Pyodide)…', 0.05);
   const stopReports = reportDownloads(progress);
   let pyodide, api, sources, key;
