@@ -120,9 +120,16 @@ function transposed(a) {
   return fromFlat(out, a.width, a.count);
 }
 
+// softmax(masked q k.T / by): the first token sees only itself, so its row is 1 then 0s whatever its score (and
+// neither its query nor its key is drawn for it: most seeds are dropped on that row's numbers)
+function causalSoftmax(q, k, by) {
+  const masked = scores(q, k, -Infinity);
+  return new Rows(q.count, k.count, (r) => (r === 0 ? zeros(k.count).fill(1, 0, 1) : softmax(masked.row(r).map((v) => v / by))));
+}
+
 /** Attention as the chapter's classes compute it: softmax(q k.T / sqrt(d_k)) (masked where causal), then @ v. */
 function attend(q, k, v, causal) {
-  const weights = softmaxRows(scores(q, k, causal ? -Infinity : null), Math.sqrt(k.width));
+  const weights = causal ? causalSoftmax(q, k, Math.sqrt(k.width)) : softmaxRows(scores(q, k), Math.sqrt(k.width));
   return { weights, out: weighted(weights, v) };
 }
 
@@ -257,7 +264,7 @@ class ChapterModel {
   }
 
   causalWeights() {
-    return this.get('causalWeights', () => softmaxRows(scores(this.v2()[0], this.v2()[1], -Infinity), Math.sqrt(this.d_out)));
+    return this.get('causalWeights', () => causalSoftmax(this.v2()[0], this.v2()[1], Math.sqrt(this.d_out)));
   }
 
   // 3.5.2: nn.Dropout(p) after manual_seed(seed) on an n x n result, under a build's masks
@@ -297,7 +304,7 @@ class ChapterModel {
       const perHead = (t) => Array.from({ length: heads }, (_, h) => columns(t, h * hd, hd));
       const [qs, ks, vs] = [q, k, v].map(perHead);
       const scoresPerHead = qs.map((qh, h) => scores(qh, ks[h], -Infinity));
-      const weights = scoresPerHead.map((sc) => softmaxRows(sc, Math.sqrt(hd)));
+      const weights = qs.map((qh, h) => causalSoftmax(qh, ks[h], Math.sqrt(hd)));
       const context = weights.map((w, h) => weighted(w, vs[h]));
       const merged = sideBySide(context);
       return { q, qs, scores: scoresPerHead, weights, vs, context, merged, outProj, end: layers[2].end + d_out * d_out + d_out, hd };
@@ -315,7 +322,8 @@ class ChapterModel {
       const by = Math.fround(1 / Math.fround(1 - p));
       const keepAt = keeper(this.stream('seed'), m.end, p, profile); // each element's draws read when needed
       const perCopy = [0, 1].map((b) => {
-        const context = m.weights.map((w, h) => weighted(mapRows(w, (row, r) => row.map((x, j) => (keepAt(((b * heads + h) * n + r) * n + j) ? x * by : x * 0))), m.vs[h]));
+        // (a weight of 0, the future, stays 0 kept or not: its draws are not read)
+        const context = m.weights.map((w, h) => weighted(mapRows(w, (row, r) => row.map((x, j) => (x !== 0 && keepAt(((b * heads + h) * n + r) * n + j) ? x * by : x * 0))), m.vs[h]));
         return linear(sideBySide(context), m.outProj, d_out);
       });
       return stacked(perCopy);

@@ -72,7 +72,8 @@ for (const [what, settings] of Object.entries(SIZES)) {
 
 test('the scan names a seed of the range for the keys, 3.5.1’s weights and MultiHeadAttention’s output, and only it', () => {
   const book = bookSettings();
-  for (const [key, value, name, width] of [['seed', 4321, 'keys'], ['seedV2', 8765, 'causal_attn_weights'], ['seed', 2718, 'mha_out', 1]]) {
+  // (over 0-2,000, every result of the chapter a target: the whole range for all of them would take seconds more)
+  for (const [key, value, name, width] of [['seed', 1717, 'keys'], ['seedV2', 1765, 'causal_attn_weights'], ['seed', 1999, 'mha_out', 1]]) {
     const chapter = computeChapter(torch, { ...book, [key]: value });
     const base = computeChapter(torch, book);
     const targets = Object.keys(base).filter((n) => base[n].tensor).map((n) => ({ name: n, shape: base[n].shape, headWidth: n === name ? (width ?? null) : null }));
@@ -82,11 +83,11 @@ test('the scan names a seed of the range for the keys, 3.5.1’s weights and Mul
       targets,
       paste: parsePrinted(chapter[name].tensor.toString()),
       keys: ['seed', 'seedV2'],
-      range: 10_000,
+      range: 2000,
       skip: () => false,
     });
     // (CausalAttention after manual_seed(s) draws what SelfAttention_v2 draws after manual_seed(s): its weights
-    // with the mask kept print as 3.5.1's, so seed = 8765 explains those as well)
+    // with the mask kept print as 3.5.1's, so seed = 1765 explains those as well)
     assert.deepEqual([...new Set(candidates.map((c) => c.value))], [value], name);
     assert.ok(candidates.some((c) => c.name === name && c.key === key), name);
   }
@@ -95,11 +96,11 @@ test('the scan names a seed of the range for the keys, 3.5.1’s weights and Mul
 test('diagnose names a seed of the range for a later result, and a paste nothing explains still ends in the nearest', async () => {
   const book = bookSettings();
   const keys = computeChapter(torch, { ...book, seed: 4321 }).keys.tensor.toString();
-  const { exact } = await diagnose({ printed: keys });
+  const { exact } = await diagnose({ printed: keys, step: 'keys-values' });
   assert.deepEqual(exact[0].changes.map(({ kind, name, to }) => ({ kind, name, to })), [{ kind: 'seed', name: 'seed', to: 4321 }]);
   assert.equal(exact[0].result, 'keys');
   const altered = keys.replace(/0\.\d{4}/, (n) => (Number(n) + 0.0003).toFixed(4));
   const none = await diagnose({ printed: altered, step: 'keys-values' });
   assert.deepEqual(none.exact, []);
-  assert.equal(none.nearest.result, 'keys');
+  assert.ok(['keys', 'values'].includes(none.nearest.result));
 });
