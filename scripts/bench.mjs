@@ -242,7 +242,7 @@ async function chapter(torch) {
 // flavour's line of the GPT-2 section (threads1, threads2), when it has run.
 const threadedImpl = (n) => `threads${n}`;
 
-// Each peer's MHA B=1 median over ours at the same threads (above 1: ours is faster), and the issue-24 targets.
+// Each peer's MHA B=1 median over ours at the same threads (above 1: ours is faster), and the targets for them.
 function peerComparison(find, impls, notes) {
   const ms = (name) => find(name, 'mha1') ?? null;
   const fmtMs = (v) => (v === null ? '-' : `${v.toFixed(1)} ms`);
@@ -269,7 +269,7 @@ function peerComparison(find, impls, notes) {
       `; onnxruntime-web's ${n} threads over its 1: ${ms('ort-t1') && ms(`ort-t${n}`) ? (ms('ort-t1') / ms(`ort-t${n}`)).toFixed(2) : '-'}x`);
   }
   const targets = [
-    ['wasm SIMD MHA B=1 median <= 145 ms (issue 24)', ours1, (v) => v <= 145],
+    ['wasm SIMD MHA B=1 median <= 145 ms', ours1, (v) => v <= 145],
     ['wasm SIMD >= 2.2x faster than onnxruntime-web at 1 thread', over('ort-t1', ours1), (v) => v >= 2.2],
   ];
   const ratios = {};

@@ -18,7 +18,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const PYTHON = '/usr/bin/python3';
 const READY_TIMEOUT_MS = 180_000;
 
-/** The machine's threads, as the "at the machine's threads" means them. */
+/** The machine's threads: what "at the machine's threads" runs on. */
 export const machineThreads = () => (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
 
 /**
