@@ -6,6 +6,7 @@
 #include "attn/generator.hpp"
 #include "attn/nn.hpp"
 #include "attn/ops.hpp"
+#include "attn/parallel.hpp"
 #include "attn/print.hpp"
 #include "convert.hpp"
 #include "kernels/kernels.hpp"
@@ -71,6 +72,9 @@ Tensor from_doubles(const Shape& shape, const std::vector<double>& values, attn:
 }
 Tensor dropout_default(const Tensor& x, double p, bool training) { return nn::dropout(x, p, training); }
 std::string kernel_backend() { return attn::kernels::active().name; }
+// The loader checks the count (1 to 256) before it calls these; Embind takes no 64-bit integers.
+void set_num_threads(int n) { attn::set_num_threads(n); }
+int num_threads() { return static_cast<int>(attn::get_num_threads()); }
 Tensor& add_number_(Tensor& t, const Scalar& other) { return t.add_(other.value); }
 }  // namespace
 
@@ -93,6 +97,8 @@ EMSCRIPTEN_BINDINGS(attention) {
         .field("allocatedBytes", &attn::wasm::MemoryUsage::allocated_bytes);
     function("memoryUsage", &Js<&attn::wasm::memory_usage>::call);
     function("kernelBackend", &kernel_backend);
+    function("setNumThreads", &set_num_threads);
+    function("numThreads", &num_threads);
     constant("maxDims", static_cast<int>(attn::kMaxDims));  // api/ stops walking nested arrays deeper than this
 
     // ---- generator

@@ -17,15 +17,21 @@ export declare class AttentionError extends Error {
   name: 'AttentionError';
 }
 
-/** Which WebAssembly build to load: with SIMD128 kernels, or scalar ones. */
-export type Flavour = 'simd' | 'scalar';
+/** Which WebAssembly build to load: SIMD128 kernels, the same on several threads (pthreads), or scalar ones. */
+export type Flavour = 'simd' | 'simd-threads' | 'scalar';
 
 export interface LoadOptions {
-  /** Force a build; by default SIMD where the engine validates SIMD128, scalar elsewhere. */
+  /** Force a build; by default 'simd-threads' in Node, and in a cross-origin-isolated page given `threads`
+   * (not in the single-file edition); else 'simd' where the engine validates SIMD128; else 'scalar'. */
   flavour?: Flavour;
+  /** How many threads the threaded build runs on (1 to 256, the caller's included); by default the
+   * machine's (os.availableParallelism(), navigator.hardwareConcurrency). More than 1 needs 'simd-threads'.
+   * The results have the same bits on any number of threads. */
+  threads?: number;
 }
 
-/** Loads the WebAssembly module and returns the API object. Rejects with an AttentionError on a bad flavour. */
+/** Loads the WebAssembly module and returns the API object. Rejects with an AttentionError on a bad flavour
+ * or a bad thread count. */
 export declare function loadAttention(options?: LoadOptions): Promise<Torch>;
 
 /** The kernels the loaded build runs. */
@@ -488,7 +494,12 @@ export interface OpEntry {
 // ---------------------------------------------------------------- the torch-like namespace
 
 export interface Torch {
+  /** The kernels the build runs ('wasm-simd128' for 'simd' and 'simd-threads'). */
   readonly backend: Backend;
+  /** The build loaded. */
+  readonly flavour: Flavour;
+  /** How many threads its large products and the fast path's attention run on (1 but in 'simd-threads'). */
+  readonly threads: number;
   readonly AttentionError: typeof AttentionError;
   readonly Tensor: typeof Tensor;
   /** The op table the Tensor methods and the torch functions are made from. */

@@ -24,22 +24,91 @@ const SIMD_PROBE = new Uint8Array([
 
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 
+const FLAVOUR_NAMES = ['simd', 'simd-threads', 'scalar'];
+// Node's stand-in for Web Workers, imported by name only there (a bundler for the browser leaves it out).
+const NODE_WORKERS = './thread-workers.js';
+const MAX_THREADS = 256; // attn::kMaxThreads
+
+// Threads need shared memory: Node has it; a page only when cross-origin isolated (COOP + COEP headers).
+const threadsAvailable = () =>
+  isNode || (globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function');
+
+/** The machine's threads: Node's os.availableParallelism(), a browser's navigator.hardwareConcurrency. */
+async function machineThreads() {
+  const n = isNode ? (await import('node:os')).availableParallelism() : globalThis.navigator?.hardwareConcurrency;
+  return Math.min(Math.max(1, Math.floor(n) || 1), MAX_THREADS);
+}
+
 /**
  * Loads the WebAssembly module once and returns the API object.
- * @param {{ flavour?: 'simd' | 'scalar' }} [options] force a build; by default SIMD where the engine has it
+ * @param {{ flavour?: 'simd' | 'simd-threads' | 'scalar', threads?: number }} [options] force a build; by
+ *   default SIMD on threads in Node, and in a cross-origin-isolated page given `threads` (never in the single-file
+ *   edition, which carries the SIMD build only); else SIMD where the engine has it; else scalar.
+ *   `threads` (1 to 256) overrides the machine's count; more than 1 needs the threaded build.
  */
 export async function loadAttention(options = {}) {
-  const flavour = options.flavour ?? (WebAssembly.validate(SIMD_PROBE) ? 'simd' : 'scalar');
-  if (flavour !== 'simd' && flavour !== 'scalar') {
-    throw new AttentionError(`loadAttention: flavour must be 'simd' or 'scalar', got ${describe(flavour)}`);
+  const { threads } = options;
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
+    throw new AttentionError(`loadAttention: threads must be an integer from 1 to ${MAX_THREADS}, got ${describe(threads)}`);
+  }
+  const simd = WebAssembly.validate(SIMD_PROBE);
+  // In Node by default; in a browser when asked for (a thread count): a page's first numbers come sooner from
+  // the one-thread build (no workers to start, fewer files), and a worker may not be allowed workers of its own.
+  const threaded = simd && threadsAvailable() && (isNode || threads !== undefined) && FLAVOURS['simd-threads'] !== undefined;
+  const flavour = options.flavour ?? (threaded ? 'simd-threads' : simd ? 'simd' : 'scalar');
+  if (!FLAVOUR_NAMES.includes(flavour)) {
+    throw new AttentionError(`loadAttention: flavour must be 'simd', 'simd-threads' or 'scalar', got ${describe(flavour)}`);
+  }
+  if (threads > 1 && flavour !== 'simd-threads') {
+    throw new AttentionError(
+      `loadAttention: threads: ${threads} needs the 'simd-threads' flavour, and this loads '${flavour}'` +
+        (options.flavour === undefined ? ' (threads need Node or a cross-origin-isolated page with SIMD)' : ''));
+  }
+  if (flavour === 'simd-threads' && !threadsAvailable()) {
+    throw new AttentionError("loadAttention: the 'simd-threads' flavour needs shared memory: Node, or a page served " +
+      'cross-origin isolated (Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy: require-corp)');
   }
   const build = FLAVOURS[flavour];
   if (!build) throw new AttentionError(LEFT_OUT[flavour] ?? `loadAttention: the ${flavour} build is not part of this edition`);
   // The binary is fetched and compiled while the Emscripten script loads, not after it.
   const compiled = compileWasm(build.wasm);
-  const { default: create } = await build.script();
-  const wasm = await instantiate(create, compiled);
-  return makeApi(wasm, flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar');
+  if (flavour !== 'simd-threads') {
+    const { default: create } = await build.script();
+    const wasm = await instantiate(create, compiled);
+    return Object.assign(makeApi(wasm, flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar'), { flavour, threads: 1 });
+  }
+  const count = threads ?? (await machineThreads());
+  const [{ default: create }, workers] = await Promise.all([
+    build.script(),
+    isNode ? import(/* @vite-ignore */ NODE_WORKERS).then((m) => m.nodeThreadWorkers()) : null,
+  ]);
+  let memory = null;
+  const wasm = await instantiate(create, compiled, {
+    attnPoolSize: Math.max(1, count - 1), // the caller's thread is one of the count
+    locateFile: (file) => (file.endsWith('.worker.js') ? build.worker.href : file),
+    mainScriptUrlOrBlob: build.scriptUrl.href,
+    Worker: workers?.Worker,
+    onMemory: (m) => (memory = m),
+  });
+  workers?.release(); // every worker has started: Node may exit while they wait for work
+  followGrowth(wasm, memory);
+  wasm.setNumThreads(count);
+  return Object.assign(makeApi(wasm, 'wasm-simd128'), { flavour, threads: wasm.numThreads() });
+}
+
+// The heap views api/ reads (HEAP32, HEAPF32…) made afresh whenever the shared memory has grown: a thread
+// may grow it, and Emscripten refreshes Module's views only when its own code next looks.
+function followGrowth(wasm, memory) {
+  const views = { HEAP8: Int8Array, HEAPU8: Uint8Array, HEAP16: Int16Array, HEAPU16: Uint16Array, HEAP32: Int32Array,
+    HEAPU32: Uint32Array, HEAPF32: Float32Array, HEAPF64: Float64Array };
+  for (const [name, View] of Object.entries(views)) {
+    let view = null;
+    Object.defineProperty(wasm, name, {
+      get: () => (view?.buffer === memory.buffer ? view : (view = new View(memory.buffer))),
+      set: () => {}, // Emscripten's own refreshes: the getter makes the same views
+      configurable: true,
+    });
+  }
 }
 
 /** The compiled module: streamed where the server labels it application/wasm, else from its bytes. */
@@ -66,11 +135,18 @@ async function compileWasm(url) {
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
-/** Runs Emscripten's start-up with our compiled module (its instantiateWasm hook); rejects if that fails. */
-function instantiate(create, compiled) {
+/**
+ * Runs Emscripten's start-up with our compiled module (its instantiateWasm hook); rejects if that fails.
+ * `settings` are more Module properties; its onMemory (not passed on) receives the imported memory.
+ */
+function instantiate(create, compiled, settings = {}) {
+  const { onMemory, ...moduleSettings } = settings;
   return new Promise((resolve, reject) => {
     create({
+      ...moduleSettings,
       instantiateWasm(imports, receiveInstance) {
+        // the shared memory Emscripten made (its import names are minified: found by its type)
+        onMemory?.(Object.values(imports).flatMap(Object.values).find((v) => v instanceof WebAssembly.Memory));
         compiled
           .then((module) => WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module)))
           .catch(reject);
