@@ -132,7 +132,8 @@ function searchIn(run, settings, paste, targets) {
     ...all.map((t) => ({ name: t.name, wanted: [t.name], shape: run.results[t.name]?.shape, headWidth: HEAD_WIDTH[t.name]?.(settings) })),
     ...derived.map((d) => ({ name: d.name, wanted: d.from, shape: run.results[d.from[0]]?.shape, headWidth: null })),
   ];
-  const { candidates, unmodelled } = scanSeeds({
+  // (a seed changes no shape: a torch.Size has nothing for it to explain)
+  const { candidates, unmodelled } = paste.kind === 'size' ? { candidates: [], unmodelled: [] } : scanSeeds({
     settings,
     typedInputs: run.results.inputs.values,
     targets: scanned,
