@@ -9,7 +9,8 @@
 // the first cell's output, cold, in Node and in Chromium; the chapter's notebook once Python has loaded);
 // and the built site's load on a classroom network (scripts/bench/site.mjs: 100 ms latency, 10 Mbit/s, cold).
 // Implementations: this project's wasm SIMD and wasm scalar builds (through the JS API, so the times
-// include copying tensors in and out), its native build (bench/attn_bench --serve), TF.js with
+// include copying tensors in and out), its threaded wasm build (simd-threads) at 1 and 2 threads, its native
+// build (bench/attn_bench --serve) at 1 and 2 threads, TF.js with
 // @tensorflow/tfjs-backend-wasm (one thread, SIMD), plain JavaScript loops, PyTorch (/usr/bin/python3,
 // one thread) when it is installed, and onnxruntime-web (wasm execution provider, at 1 thread and at the
 // machine's threads, each in a process of its own; the chapter's module exported by torch with the same
@@ -24,7 +25,8 @@
 // register block and 12 independent chains, scripts/bench/peak.wat); native, an FMA loop (attn_bench).
 //
 //   --rounds N     rounds (default 7); plain JS runs in at most 3 of them (it takes ~10 s a forward)
-//   --only a,b     implementations: simd,scalar,native,tfjs,plain,torch,ort,notebook,site,inputs (default all that are there)
+//   --only a,b     implementations: simd,scalar,threads1,threads2,native,native2,tfjs,plain,torch,ort,notebook,site,inputs
+//                  (default all that are there)
 //   --native PATH  the attn_bench binary (default build/native/bench/attn_bench, then build/*/bench/attn_bench)
 //   --json FILE    also write the JSON there
 //   --chapter      only the chapter's timing, as JSON (the main run starts itself so, in a fresh process)
@@ -51,7 +53,7 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const ROUNDS = Math.max(1, Number(option('rounds', 7)));
-const ONLY = option('only', 'simd,scalar,native,tfjs,plain,torch,ort,notebook,site,inputs').split(',');
+const ONLY = option('only', 'simd,scalar,threads1,threads2,native,native2,tfjs,plain,torch,ort,notebook,site,inputs').split(',');
 const T = 1024, D = 768, HEADS = 12;
 const FLOP = {
   mha1: 4 * 2 * 1 * T * D * D + 2 * 2 * 1 * HEADS * ((T * (T + 1)) / 2) * (D / HEADS),
@@ -63,9 +65,9 @@ const log = (...a) => console.error(...a);
 
 // ------------------------------------------------------------ the implementations
 
-// This project through its JS API (one flavour).
-async function ours(flavour) {
-  const torch = await loadAttention({ flavour });
+// This project through its JS API (one flavour; the threaded one on `threads` threads).
+async function ours(flavour, threads) {
+  const torch = await loadAttention({ flavour, ...(threads ? { threads } : {}) });
   torch.manualSeed(123);
   const mha = new torch.MultiHeadAttention(D, D, T, 0.0, HEADS).eval();
   const x1 = torch.rand(1, T, D), x2 = torch.rand(2, T, D);
@@ -78,7 +80,10 @@ async function ours(flavour) {
   const first = timed(() => mha.forward(x1));
   return {
     torch, mha, x1,
-    info: `${torch.backend}`,
+    info: `${torch.backend}, ${torch.flavour} flavour, ${torch.threads} thread${torch.threads > 1 ? 's' : ''}`,
+    threads: torch.threads,
+    // the wasm heap (the module's whole memory) once every case has run: what the page would hold
+    heapBytes: () => torch.memoryUsage().heapBytes,
     first: { mha1: first },
     run: {
       mha1: () => timed(() => mha.forward(x1)),
@@ -111,13 +116,15 @@ function nativeBinary() {
   return candidates.find((p) => existsSync(p)) ?? null;
 }
 
-async function native() {
+async function native(threads = 1) {
   const binary = nativeBinary();
   if (!binary) throw new Error('no bench/attn_bench: build it first (cmake --build --preset native)');
-  const s = await server(binary, ['--serve']);
+  const s = await server(binary, ['--threads', String(threads), '--serve']);
+  if (s.ready.threads !== threads) throw new Error(`attn_bench runs ${s.ready.threads} thread(s), not ${threads}: rebuild it`);
   const first = (await s.ask('first 1')).ms;
   return {
-    info: `${s.ready.kernels} (${binary.replace(fileURLToPath(root), '')})`,
+    info: `${s.ready.kernels}, ${threads} thread${threads > 1 ? 's' : ''} (${binary.replace(fileURLToPath(root), '')})`,
+    threads,
     first: { mha1: first },
     async: true,
     run: { mha1: async () => (await s.ask('mha 1')).ms, mha2: async () => (await s.ask('mha 2')).ms,
@@ -312,8 +319,11 @@ async function main() {
   };
   await setup('simd', () => ours('simd'));
   await setup('scalar', () => ours('scalar'));
+  await setup('threads1', () => ours('simd-threads', 1));
+  await setup('threads2', () => ours('simd-threads', 2));
   const reference = impls.simd ?? impls.scalar ?? (await ours('simd'));
-  await setup('native', native);
+  await setup('native', () => native(1));
+  await setup('native2', () => native(2));
   await setup('tfjs', () => tfjs(reference));
   await setup('plain', () => plain(reference));
   await setup('torch', torchPy);
@@ -344,7 +354,9 @@ async function main() {
   // ---- results
   const wasmPeakGflops = median(peaks.wasm);
   const nativePeakGflops = peaks.native.length ? median(peaks.native) : null;
-  const peakOf = (name) => (name === 'native' ? nativePeakGflops : name === 'torch' ? nativePeakGflops : wasmPeakGflops);
+  // one core's peak times the threads an implementation runs on
+  const peakOf = (name) => (['native', 'native2', 'torch'].includes(name) ? nativePeakGflops : wasmPeakGflops) *
+    (impls[name]?.threads ?? 1);
   const results = [];
   for (const [name, byCase] of Object.entries(times)) {
     for (const [c, v] of Object.entries(byCase)) {
@@ -371,7 +383,14 @@ async function main() {
     simd_b2_over_b1: ratio(find('simd', 'mha2'), find('simd', 'mha1')),
     native_b2_over_b1: ratio(find('native', 'mha2'), find('native', 'mha1')),
     scalar_over_simd_mha1: ratio(find('scalar', 'mha1'), find('simd', 'mha1')),
+    threads1_over_simd_mha1: ratio(find('threads1', 'mha1'), find('simd', 'mha1')),
+    threads1_over_threads2_mha1: ratio(find('threads1', 'mha1'), find('threads2', 'mha1')),
+    simd_over_threads2_mha1: ratio(find('simd', 'mha1'), find('threads2', 'mha1')),
+    native_over_native2_mha1: ratio(find('native', 'mha1'), find('native2', 'mha1')),
   };
+  // the wasm heap of each flavour after its runs (B = 2 included), and the threaded one's over the SIMD one's
+  const heaps = Object.fromEntries(Object.entries(impls).filter(([, impl]) => impl.heapBytes).map(([n, impl]) => [n, impl.heapBytes()]));
+  const heapRatio = ratio(heaps.threads2, heaps.simd);
   const againstPeers = peerComparison(find, impls, notes);
   Object.assign(ratios, againstPeers.ratios);  // at the machine's threads
   const gemmPct = results.find((r) => r.impl === 'simd' && r.case === 'gemm')?.pct_of_peak ?? null;
@@ -382,6 +401,9 @@ async function main() {
     ['native MHA B=1 median <= 80 ms', find('native', 'mha1'), (v) => v <= 80],
     ['wasm SIMD B=2 <= 2.1x B=1', ratios.simd_b2_over_b1, (v) => v <= 2.1],
     ['native B=2 <= 2.1x B=1', ratios.native_b2_over_b1, (v) => v <= 2.1],
+    ['wasm 2 threads >= 1.8x faster than 1 thread (simd-threads, MHA B=1)', ratios.threads1_over_threads2_mha1, (v) => v >= 1.8],
+    ['native MHA B=1 at 2 threads <= 45 ms', find('native2', 'mha1'), (v) => v <= 45],
+    ['wasm heap at 2 threads <= 1.5x the SIMD flavour\'s', heapRatio, (v) => v <= 1.5],
     ['wasm SIMD GEMM >= 70% of the wasm peak', gemmPct, (v) => v >= 70],
     ['chapter recomputed after one edit <= 2 ms (wasm SIMD)', find('simd', 'chapter'), (v) => v <= 2],
     ['notebook: first output <= 3 s (Chromium, cold, local)', notebook?.pageFirstOutputMs?.median, (v) => v <= 3000],
@@ -421,6 +443,10 @@ async function main() {
   }
   lines.push('');
   for (const [name, impl] of Object.entries(impls)) lines.push(`${name}: ${impl.info}`);
+  if (Object.keys(heaps).length) {
+    lines.push(`wasm heap after the GPT-2-size runs: ${Object.entries(heaps).map(([n, b]) => `${n} ${fmt(b / 2 ** 20)} MB`).join(', ')}` +
+      (heapRatio ? `; threads2 / simd ${fmt(heapRatio, 2)}` : ''));
+  }
   for (const [name, note] of Object.entries(notes)) lines.push(`${name}: ${note}`);
   lines.push('');
   lines.push(`ratios: ${Object.entries(ratios).filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
@@ -479,7 +505,7 @@ async function main() {
   console.log(lines.join('\n'));
   const json = { machine, flop: FLOP, peaks: { wasm_gflops: wasmPeakGflops, native_fma_gflops: nativePeakGflops,
     native_muladd_gflops: peaks.nativeMulAdd.length ? median(peaks.nativeMulAdd) : null }, rounds: ROUNDS, results,
-  ratios, targets, limits, calls_us: calls, notebook, site, inputs, notes };
+  ratios, heap_bytes: heaps, targets, limits, calls_us: calls, notebook, site, inputs, notes };
   console.log(JSON.stringify(json));
   const out = option('json', null);
   if (out) writeFileSync(out, `${JSON.stringify(json, null, 1)}\n`);
