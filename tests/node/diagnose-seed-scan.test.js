@@ -93,7 +93,7 @@ test('the scan names a seed of the range for the keys, 3.5.1’s weights and Mul
   }
 });
 
-test('diagnose names a seed of the range for a later result, and a paste nothing explains still ends in the nearest', async () => {
+test('diagnose names a seed of the range for a later result; a paste nothing explains still ends in the nearest, a torch.Size nothing has in nothing', async () => {
   const book = bookSettings();
   const keys = computeChapter(torch, { ...book, seed: 4321 }).keys.tensor.toString();
   const { exact } = await diagnose({ printed: keys, step: 'keys-values' });
@@ -103,4 +103,6 @@ test('diagnose names a seed of the range for a later result, and a paste nothing
   const none = await diagnose({ printed: altered, step: 'keys-values' });
   assert.deepEqual(none.exact, []);
   assert.ok(['keys', 'values'].includes(none.nearest.result));
+  // a torch.Size no result has: no seed changes a shape, and nothing is scanned for it
+  assert.deepEqual(await diagnose({ printed: 'torch.Size([7, 5, 3, 9])', step: 'keys-values' }), { exact: [], nearest: null });
 });
