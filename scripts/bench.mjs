@@ -267,6 +267,12 @@ function peerComparison(find, impls, notes) {
   const lines = [];
   lines.push('MHA B=1 against this project on the same x (medians of the same rounds; ratio = their time / ours):');
   lines.push(`  1 thread, ours (wasm SIMD) ${fmtMs(ours1)}: ${peers1.map(([name, label]) => describe(name, label, ours1)).join('; ')}`);
+  // CPU time, which other work on the machine inflates less than the wall time (the warm-up call left out)
+  const cpuMedian = (name) => (impls[name]?.cpuTimes?.length > 1 ? median(impls[name].cpuTimes.slice(1)) : null);
+  if (cpuMedian('simd') !== null && cpuMedian('ort-t1') !== null) {
+    lines.push(`  1 thread, CPU time per forward: ours ${fmtMs(cpuMedian('simd'))}, onnxruntime-web ${fmtMs(cpuMedian('ort-t1'))} ` +
+      `= ${(cpuMedian('ort-t1') / cpuMedian('simd')).toFixed(2)}x ours`);
+  }
   if (n > 1) {
     const oursLabel = oursN === null
       ? `-- (no ${threadedImpl(n)} line: the simd-threads flavour has not run at ${n} threads)` : fmtMs(oursN);
@@ -284,6 +290,7 @@ function peerComparison(find, impls, notes) {
     ratios[`ort_t${n}_over_ours_t${n}_mha1`] = over(`ort-t${n}`, oursN);
     targets.push([`ours at ${n} threads >= 2.2x faster than onnxruntime-web at ${n} threads`, over(`ort-t${n}`, oursN), (v) => v >= 2.2]);
   }
+  if (cpuMedian('simd') !== null && cpuMedian('ort-t1') !== null) ratios.ort_t1_over_simd_mha1_cpu_time = cpuMedian('ort-t1') / cpuMedian('simd');
   return { ratios, lines, targets };
 }
 
@@ -328,6 +335,18 @@ async function main() {
   await setup('plain', () => plain(reference));
   await setup('torch', torchPy);
   for (const threads of new Set([1, machineThreads()])) await setup(`ort-t${threads}`, () => onnxruntime(reference, threads), 'ort');
+  if (impls.simd && impls['ort-t1']) {
+    // this process's CPU time per forward of ours too, for the 1-thread comparison on a busy machine
+    const wall = impls.simd.run.mha1;
+    impls.simd.cpuTimes = [];
+    impls.simd.run.mha1 = () => {
+      const cpu0 = process.cpuUsage();
+      const ms = wall();
+      const cpu = process.cpuUsage(cpu0);
+      impls.simd.cpuTimes.push((cpu.user + cpu.system) / 1e3);
+      return ms;
+    };
+  }
 
   const times = {}, peaks = { wasm: [], native: [], nativeMulAdd: [] };
   for (const name of Object.keys(impls)) {

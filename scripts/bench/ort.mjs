@@ -181,6 +181,7 @@ export async function ortPeer(exported, threads) {
     throw e;
   }
   const busy = [];  // CPU time over wall time per forward: ~1 on one thread, up to the thread count
+  const cpuTimes = [];  // CPU ms per forward: on a busy machine, less inflated than the wall time at 1 thread
   const threadsNote = ready.threads === threads
     ? `${ready.threads} thread${ready.threads > 1 ? 's' : ''}`
     : `asked for ${threads} threads, runs on ${ready.threads}: onnxruntime-web could not start threads in Node (${ready.warnings.join('; ') || 'no reason given'})`;
@@ -196,6 +197,7 @@ export async function ortPeer(exported, threads) {
         `; session ${ready.createMs.toFixed(0)} ms; model from torch ${exported.model.torch} (opset ${exported.model.opset}, ` +
         `${(exported.model.bytes / 1e6).toFixed(1)} MB); max |y - ours| = ${ready.maxAbsDiff.toExponential(1)}${weightsNote}`;
     },
+    cpuTimes,
     first: { mha1: ready.firstMs },
     async: true,
     run: {
@@ -203,6 +205,7 @@ export async function ortPeer(exported, threads) {
         child.stdin.write('mha\n');
         const { ms, cpuMs } = await next(READY_TIMEOUT_MS);
         busy.push(cpuMs / ms);
+        cpuTimes.push(cpuMs);
         return ms;
       },
     },
