@@ -202,6 +202,7 @@ function render({ writeForm }) {
       openBooks: state.openBooks,
       openMistakes: state.openMistakes,
       onBookToggle: (name, open) => (open ? state.openBooks.add(name) : state.openBooks.delete(name)),
+      printInFull,
     });
   } catch (error) {
     article = h(
@@ -240,6 +241,18 @@ function render({ writeForm }) {
   renderNav(steps, index);
   document.title = `${step.section} ${step.title} · Attention, computed live`;
   performance.measure('page:draw-panels', { start: panelsStart, end: performance.now() });
+}
+
+/** str(torch.tensor(values)) with torch.set_printoptions(profile='full'), then the defaults again (the page's printouts use them); null if it fails. */
+function printInFull(values) {
+  try {
+    torch.setPrintOptions({ profile: 'full' });
+    return torch.tensor(values).toString();
+  } catch {
+    return null;
+  } finally {
+    torch.setPrintOptions({ profile: 'default' });
+  }
 }
 
 /** A formula wider than the screen scrolls sideways; keyboard users need to be able to reach it. */

@@ -5,6 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { assertNoProblems, closePage, firstDifference, newPage, openAt, reference, sameNumbers, siteForTests, stepSelector, tensorValues } from './harness.mjs';
+import { printedElements } from '../../web/render/matrix.js';
+import { computeChapter } from '../../web/chapter/index.js';
+import { loadAttention } from '../../wasm/index.js';
 import { SIZES } from '../../scripts/bench/inputs.mjs';
 import { parseHash } from '../../web/state.js';
 
@@ -105,6 +108,30 @@ test('taking apart a weight of head 5 builds head 5 of the scores and outlines t
   assert.deepEqual(outlined, ['0,5,3,0', '0,5,3,1', '0,5,3,2', '0,5,3,3']);
   assert.equal(await scores.locator('.head-pick[data-head="5"]').getAttribute('aria-pressed'), 'true');
   assert.equal(await weights.locator('td.cell[data-index="0,5,3,2"]').getAttribute('aria-describedby'), 'take-apart', 'the cell taken apart stays open');
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('a table of more than 1,000 elements writes its cells as PyTorch prints the whole tensor (profile="full")', async () => {
+  // typed inputs where one number in seven is 5000: the queries span far more than 1000x, so PyTorch's format
+  // for all 2,048 of them is scientific (its summarised printout shows only a few and may choose otherwise)
+  const settings = { ...BIG, inputs: 'typed', embeddings: Array.from({ length: 16 }, (_, i) => Array.from({ length: 16 }, (__, j) => ((i * 16 + j) % 7 === 0 ? 5000 : (j + 1) / 100))) };
+  const torch = await loadAttention();
+  const queries = computeChapter(torch, settings).mha_queries.tensor;
+  torch.setPrintOptions({ profile: 'full' });
+  const full = queries.toString();
+  torch.setPrintOptions({ profile: 'default' });
+  const expected = printedElements(null, full);
+  assert.equal(expected.length, 2048);
+  assert.ok(expected.every((t) => /e[+-]\d+$/.test(t)), 'PyTorch writes every element in scientific notation');
+
+  const page = await newPage(env.browser);
+  await openAt(page, env.base, 'mha-split', settings);
+  const cells = await page.locator(`${stepSelector('mha-split')} figure[data-tensor="mha_queries"] td.cell`).evaluateAll((tds) =>
+    tds.map((td) => [td.dataset.index.split(',').map(Number), td.querySelector('.num').textContent]));
+  assert.ok(cells.length > 0);
+  const wrong = cells.filter(([[b, t, c], text]) => text.replace('−', '-') !== expected[(b * 16 + t) * 64 + c]);
+  assert.deepEqual(wrong.slice(0, 3), [], `${wrong.length} of ${cells.length} cells differ from PyTorch's full printout`);
   assertNoProblems(page);
   await closePage(page);
 });

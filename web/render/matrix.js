@@ -6,8 +6,8 @@ import { h, srOnly, fmt, shapeText, at, indexTuples } from './dom.js';
 
 /**
  * Each element's text as PyTorch prints this tensor (`2.`, the tensor's shared precision, scientific notation
- * where it switches), read out of the core's own str(tensor), row-major; null when that printout is
- * summarised with '...' (more than 1000 elements) or there is no tensor.
+ * where it switches), read out of the core's own str(tensor) (or another printout of it), row-major; null
+ * when that printout is summarised with '...' (more than 1000 elements) or there is no tensor.
  */
 export function printedElements(tensor, text = liveText(tensor)) {
   if (typeof text !== 'string') return null;
@@ -26,6 +26,43 @@ function liveText(tensor) {
   }
 }
 
+/** The cells' texts from a printout of every element. */
+const printedTexts = (all) => ({ prepare: () => true, at: (k) => all[k] });
+
+/**
+ * The cells' texts as PyTorch prints the whole float32 tensor: an object whose at(flat) is the text of element
+ * `flat`, read for the cells drawn only. PyTorch's format (torch-numerics.md 5.2) follows from the largest and
+ * smallest nonzero finite |value| and whether every such value is whole, so the core prints the drawn values
+ * together with those two (and a value that is not whole, if any): the same format, and a printout of a few
+ * hundred elements instead of thousands. printInFull(values) is the core's str of those values in full.
+ */
+function wholeTensorTexts(flat, printInFull) {
+  let largest = null;
+  let smallest = null;
+  let fraction = null;
+  for (const v of flat) {
+    if (!Number.isFinite(v) || v === 0) continue;
+    if (largest === null || Math.abs(v) > Math.abs(largest)) largest = v;
+    if (smallest === null || Math.abs(v) < Math.abs(smallest)) smallest = v;
+    if (fraction === null && Math.ceil(v) !== v) fraction = v;
+  }
+  const deciding = [largest, smallest, fraction].filter((v) => v !== null);
+  const known = new Map();
+  return {
+    /** Writes the texts of these flat indices (one printout for all of them); false if the core could not. */
+    prepare(indices) {
+      const wanted = indices.filter((k) => !known.has(k));
+      if (!wanted.length) return true;
+      const text = printInFull([...wanted.map((k) => flat[k]), ...deciding]);
+      const printed = text ? printedElements(null, text) : null;
+      if (!printed || printed.length !== wanted.length + deciding.length) return false;
+      wanted.forEach((k, i) => known.set(k, typeset(printed[i])));
+      return true;
+    },
+    at: (k) => known.get(k) ?? fmt(flat[k]),
+  };
+}
+
 /** A printed element for the page: a real minus sign, ∞ for inf. */
 const typeset = (text) => text.replace(/^-/, '−').replace('inf', '∞');
 
@@ -33,7 +70,8 @@ const MARK_TEXT = { masked: 'masked', dropped: 'dropped', leak: 'a future token 
 
 /**
  * @param {object} result  a result of computeChapter()
- * @param {object} ctx     { isBook: boolean, openBooks: Set<string>, onBookToggle(name, open) }
+ * @param {object} ctx     { isBook: boolean, openBooks: Set<string>, onBookToggle(name, open),
+ *                          printInFull(values): the core's str of torch.tensor(values) with profile='full' }
  */
 export function renderResult(result, ctx) {
   const shape = result.shape;
@@ -47,10 +85,15 @@ export function renderResult(result, ctx) {
   const scale = shape.length === 0 ? { kind: 'none' } : heatScale(flat); // one number: no scale to read
   const live = liveText(result.tensor);
   const printed = printedElements(result.tensor, live);
-  const texts = printed && printed.length === flat.length ? printed.map(typeset) : null;
+  // Above 1000 elements PyTorch's printout is summarised and its format comes from the few elements shown:
+  // the drawn cells are written as PyTorch prints the whole tensor (set_printoptions(profile='full')).
+  const texts = printed && printed.length === flat.length ? printedTexts(printed.map(typeset))
+    : shape.length > 0 && result.tensor?.dtype === 'float32' && ctx.printInFull ? wholeTensorTexts(flat, ctx.printInFull) : null;
   // the legend's numbers as the cells write them, where they are elements of the tensor
-  const written = new Map(texts ? flat.map((v, k) => [v, texts[k]]) : []);
-  const say = (v) => written.get(v) ?? fmt(v);
+  const say = (v) => {
+    const k = texts ? flat.indexOf(v) : -1;
+    return k >= 0 && texts.prepare([k]) ? texts.at(k) : fmt(v);
+  };
   fig.append(
     h(
       'figcaption',
@@ -372,6 +415,10 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
   const values = ndim === 0 ? [[result.values]] : ndim === 1 ? [result.values] : at(result.values, lead);
   const allCols = values[0].length;
   const nCols = allColumns ? allCols : Math.min(allCols, DRAWN_COLUMNS);
+  const flatOf = (index) => index.reduce((at, k, d) => at * shape[d] + k, 0);
+  const indexOf = (i, j) => (ndim === 0 ? [] : ndim === 1 ? [j] : [...lead, i, j]);
+  // the drawn cells' texts, written at once
+  if (texts && !texts.prepare(values.flatMap((row, i) => row.slice(0, nCols).map((_, j) => flatOf(indexOf(i, j)))))) texts = null;
   const colLabels = axisLabels(result.cols, allCols).slice(0, nCols);
   const rowLabels = ndim >= 2 ? axisLabels(result.rows, values.length) : null;
 
@@ -387,9 +434,9 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
     const tr = h('tr', {});
     if (rowLabels) tr.append(h('th', { scope: 'row' }, rowLabels[i]));
     row.slice(0, nCols).forEach((v, j) => {
-      const index = ndim === 0 ? [] : ndim === 1 ? [j] : [...lead, i, j];
+      const index = indexOf(i, j);
       const mark = safeMark(result, index);
-      const flat = index.reduce((at, k, d) => at * shape[d] + k, 0);
+      const flat = flatOf(index);
       const printed = book?.[flat];
       const differs = printed && !printed.matches;
       const beyond = mark !== 'masked' && scale.isBeyond?.(v);
@@ -402,7 +449,7 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
           style: mark === 'masked' ? null : heatStyle(scale, v),
         },
         mark === 'dropped' ? h('span', { class: 'glyph', 'aria-hidden': 'true' }, '⊘') : null,
-        h('span', { class: 'num' }, texts ? texts[flat] : fmt(v)),
+        h('span', { class: 'num' }, texts ? texts.at(flat) : fmt(v)),
         printed ? h('span', { class: 'book-num' }, h('span', { class: 'sr-only' }, 'the book prints '), printed.printed.replace(/^-/, '−')) : null,
         beyond ? h('span', { class: 'beyond-mark', 'aria-hidden': 'true' }, '▲') : null,
         beyond ? srOnly(' (beyond the colour scale)') : null,
