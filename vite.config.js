@@ -152,7 +152,7 @@ function sitePolicy() {
 }
 
 /**
- * The walk-through's boot.js tag names each build of the core (data-preload-<flavour>: its Emscripten script,
+ * The walk-through's boot.js tag names the core's builds (data-preload-<flavour>: its Emscripten script,
  * then its .wasm), so that boot.js starts fetching the one the page will pick alongside the page's own module,
  * not a round trip after it; and it moves to the end of the head.
  */
@@ -172,8 +172,9 @@ function corePreloads() {
             if (flavour) (flavours[flavour] ??= {})[kind] = `./${item.fileName}`;
           }
         }
-        const complete = Object.entries(flavours).filter(([, f]) => f.mjs && f.wasm);
-        if (!['simd', 'scalar'].every((name) => flavours[name]?.mjs && flavours[name]?.wasm)) {
+        // the builds the page's loadAttention() picks from (threads only when a count is asked for)
+        const complete = ['simd', 'scalar'].map((name) => [name, flavours[name]]);
+        if (!complete.every(([, f]) => f?.mjs && f?.wasm)) {
           throw new Error(`core-preloads: the simd and scalar builds' files are not both in the bundle (${JSON.stringify(flavours)})`);
         }
         const tag = /\s*<script\s+src="\.\/boot\.js"([^>]*)><\/script>/;

@@ -48,14 +48,12 @@
 
   function preloadCore(script) {
     if (typeof WebAssembly !== 'object' || !script.getAttribute('data-preload-scalar')) return;
-    // wasm/index.js's choice, made the same way: its SIMD probe, (module (func (result v128) i32.const 0
-    // i8x16.splat i8x16.popcnt)); threads where shared memory is (a cross-origin-isolated page) and built
+    // wasm/index.js's default in a page, made the same way: its SIMD probe, (module (func (result v128)
+    // i32.const 0 i8x16.splat i8x16.popcnt)); the threaded build only when a thread count is asked for
     var probe = new Uint8Array([
       0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
     ]);
-    var simd = WebAssembly.validate(probe);
-    var threads = simd && window.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
-    var flavour = threads && script.hasAttribute('data-preload-simd-threads') ? 'simd-threads' : simd ? 'simd' : 'scalar';
+    var flavour = WebAssembly.validate(probe) ? 'simd' : 'scalar';
     var files = (script.getAttribute('data-preload-' + flavour) || '').split(' ');
     if (files.length !== 2) return;
     var wasm = document.createElement('link');
