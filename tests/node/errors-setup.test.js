@@ -63,7 +63,7 @@ for (const [flavour, torch] of await loadBuilds()) {
     test('loadAttention with an unknown flavour rejects with an AttentionError', async () => {
       await assert.rejects(loadAttention({ flavour: 'avx' }), (e) => {
         assert.ok(e instanceof AttentionError);
-        assert.match(e.message, /^loadAttention: flavour must be 'simd' or 'scalar', got 'avx'$/);
+        assert.match(e.message, /^loadAttention: flavour must be 'simd', 'simd-threads' or 'scalar', got 'avx'$/);
         return true;
       });
     });
