@@ -15,6 +15,7 @@ import { installPrediction } from './predict.js';
 import { installExercise } from './exercise.js';
 import { queryIndex } from '../state.js';
 import { theQuery } from '../steps/words.js';
+import { shownResults } from '../steps/index.js';
 import { renderEquivalence } from './equivalence.js';
 import { renderLayout } from './layout.js';
 import { renderMistakes } from './mistake.js';
@@ -82,8 +83,7 @@ export function renderStep(step, view) {
   const [lede, ...more] = [step.prose ?? []].flat().map((p) => h('p', {}, ...inlineCode(p)));
   if (lede) append(article, renderLede(lede));
 
-  const shownNames = [...(step.show ?? []), ...(settings.qkv_bias ? step.biases ?? [] : [])];
-  const shown = shownNames.map((name) => results[name] ?? { missing: name });
+  const shown = shownResults(step, settings).map((name) => results[name] ?? { missing: name });
   if (shown.length) {
     const section = h('section', { class: 'results', 'aria-label': 'Results' });
     if (shown.some((r) => Array.isArray(r.shape))) {

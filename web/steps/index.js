@@ -11,7 +11,8 @@
 //   highlight  the 0-based lines of code being executed, or 'all'
 //   printsOneOf optional result names of which one PyTorch prints only one (its own build's dropout mask)
 //   show       names of results from computeChapter() (web/chapter/), drawn in this order
-//   biases     optional result names shown after `show` when the settings' qkv_bias is on (the bias vectors)
+//   biases     optional result names shown after `show` when the settings' qkv_bias is on (the bias vectors);
+//              shownResults() says what a step draws under given settings, and its code prints the same
 //   view       optional extra picture: 'embeddings' (bars per token), 'context' (inputs beside context) or
 //              'overview' (where attention sits in a GPT-style model) or 'gpt-block' (the next chapter's
 //              transformer block around multi-head attention, with its shapes; after the recap)
@@ -102,3 +103,6 @@ export const STEPS = [
   // 3.6.2 weight splits
   mhaSplit, bmmExample, bmmPerHead, mhaWeights, mhaMerge, mhaOutput,
 ];
+
+/** The results a step draws under `settings`, in order: its `show`, then its `biases` when qkv_bias is on. */
+export const shownResults = (step, settings) => [...(step.show ?? []), ...(settings.qkv_bias ? step.biases ?? [] : [])];

@@ -1,5 +1,5 @@
 // 3.4.2 — nn.Linear instead of raw parameters.
-import { biasArg, printAlso, printOf } from '../python.js';
+import { biasArg, printOf } from '../python.js';
 export default {
   id: 'self-attention-v2',
   section: '3.4.2',
@@ -29,8 +29,9 @@ export default {
     `torch.manual_seed(${s.seedV2})`,
     `sa_v2 = SelfAttention_v2(d_in, d_out${biasArg(s)})`,
     printOf('sa_v2_W_query', 'sa_v2.W_query.weight'),
-    ...(s.qkv_bias ? ['W_query', 'W_key', 'W_value'].map((layer) => printAlso(`sa_v2.${layer}.bias`, 'qkv_bias=True: one bias per output')) : []),
     printOf('sa_v2_out', 'sa_v2(inputs)'),
+    // qkv_bias=True: the page draws the three bias vectors after the output, so they are printed in that order
+    ...(s.qkv_bias ? ['W_query', 'W_key', 'W_value'].map((layer) => printOf(`sa_v2_${layer}_bias`, `sa_v2.${layer}.bias`)) : []),
   ],
   highlight: [12, 13, 15],
   show: ['sa_v2_W_query', 'sa_v2_out'],
