@@ -5,8 +5,10 @@
 //   vite build --mode single   dist/attention-lab.html: the teaching page with its script, styles, fonts and the
 //                              SIMD WebAssembly inlined, for file:// with no network; a hash-based policy
 //   vite preview               serves dist/site
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
@@ -30,6 +32,8 @@ export const KATEX_FACES = [
 
 // Pyodide's own files, copied as they are into pyodide/ (it loads its standard library by name).
 const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
+// The notebook's snapshot of Python made by the build (scripts/build-notebook-snapshot.mjs), beside the pages.
+export const NOTEBOOK_SNAPSHOT = 'notebook-python-snapshot.gz';
 
 // Everything from the page's own origin; WebAssembly compiled but nothing evaluated from strings.
 const SITE_POLICY = [
@@ -97,7 +101,10 @@ function workerPolicy() {
     generateBundle(_, bundle) {
       const unbundled = [...readdirSync(here('web/public')), ...pages];
       const build = createHash('sha256');
-      for (const [name, item] of Object.entries(bundle).sort(([a], [b]) => a.localeCompare(b))) build.update(name).update(item.code ?? item.source);
+      for (const [name, item] of Object.entries(bundle).sort(([a], [b]) => a.localeCompare(b))) {
+        // The snapshot's bytes differ at each build (Python's hash seed); what it is made from is in the bundle.
+        if (name !== NOTEBOOK_SNAPSHOT) build.update(name).update(item.code ?? item.source);
+      }
       for (const name of unbundled) build.update(name).update(readFileSync(here(`web/${pages.includes(name) ? '' : 'public/'}${name}`)));
       const files = [...Object.keys(bundle), ...unbundled].filter((f) => !f.endsWith('.map')).sort();
       this.emitFile({ type: 'asset', fileName: SERVICE_WORKER, source: serviceWorkerSource(files, build.digest('hex').slice(0, 16)) });
@@ -136,6 +143,14 @@ function pyodideFolder() {
     generateBundle() {
       for (const file of PYODIDE_FILES) {
         this.emitFile({ type: 'asset', fileName: `pyodide/${file}`, source: readFileSync(here(`node_modules/pyodide/${file}`)) });
+      }
+      // Python started under Node as the notebook starts it in a browser (a process of its own: Pyodide holds it)
+      const folder = mkdtempSync(`${tmpdir()}/notebook-snapshot-`);
+      try {
+        execFileSync(process.execPath, [here('scripts/build-notebook-snapshot.mjs'), `${folder}/${NOTEBOOK_SNAPSHOT}`], { stdio: 'inherit' });
+        this.emitFile({ type: 'asset', fileName: NOTEBOOK_SNAPSHOT, source: readFileSync(`${folder}/${NOTEBOOK_SNAPSHOT}`) });
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
       }
     },
   };

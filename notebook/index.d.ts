@@ -35,6 +35,10 @@ export interface NotebookOptions {
    * refused (`snapshotRefused` says why) and Python starts as usual. Later starts (a Stop that must restart
    * Python) restore from it too. */
   snapshot?: ArrayBuffer | Uint8Array | PromiseLike<ArrayBuffer | Uint8Array | null> | null;
+  /** The absolute address of a snapshot made by a build of the site (`notebook-python-snapshot.gz`, made under
+   * Node by scripts/build-notebook-snapshot.mjs for the browser's SIMD core), read by the notebook's worker
+   * beside Pyodide's files when `snapshot` gives none; refused like any other when made from other files. */
+  snapshotURL?: string | null;
   /** Called with a snapshot of Python (about 30 MB) taken at a start that restored none: cells and torch
    * imported, before any cell runs. Keep it (for example in the Cache Storage of the site's build) and give it
    * as `snapshot` next time. */
@@ -66,6 +70,8 @@ export interface Notebook extends AsyncDisposable {
   readonly interruptible: boolean;
   /** True when the last start restored Python from the snapshot given rather than starting it. */
   readonly restoredFromSnapshot: boolean;
+  /** Which snapshot the last start restored Python from: 'given' (`snapshot`), 'build' (`snapshotURL`), or null. */
+  readonly restoredFrom: 'given' | 'build' | null;
   /** Why the snapshot given was not used at the last start; null when it was, or none was given. */
   readonly snapshotRefused: string | null;
   /** Runs a cell in the notebook's one namespace; cells run one after another, in the order given.

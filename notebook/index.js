@@ -57,12 +57,15 @@ class Notebook {
   #closed = false;
   #snapshot; // the snapshot each start restores Python from (a promise until the first start), or null
   #restoredFromSnapshot = false;
+  #restoredFrom = null;
   #snapshotRefused = null;
+  #snapshotURL; // the build's snapshot, read by the worker when no snapshot is given (null once refused)
 
   constructor(options) {
     this.#options = options;
     this.#profile = options.profile;
     this.#snapshot = options.snapshot ?? null;
+    this.#snapshotURL = options.snapshotURL ?? null;
   }
 
   /** 'default' or 'mkl': which PyTorch build's dropout masks the notebook reproduces. */
@@ -73,6 +76,8 @@ class Notebook {
   get interruptible() { return this.#interrupt !== null; }
   /** True when the last start restored Python from a snapshot rather than starting it. */
   get restoredFromSnapshot() { return this.#restoredFromSnapshot; }
+  /** Which snapshot the last start restored: 'given' (the snapshot option), 'build' (snapshotURL's), or null. */
+  get restoredFrom() { return this.#restoredFrom; }
   /** Why the snapshot given was not used at the last start (null when it was, or none was given). */
   get snapshotRefused() { return this.#snapshotRefused; }
 
@@ -103,11 +108,14 @@ class Notebook {
     // A snapshot still on its way (the caller reads it from a cache) is waited for while the worker loads.
     const snapshot = this.#snapshot = await Promise.resolve(this.#snapshot).then(asBytes, () => null);
     this.#worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt, hostAccess,
-      snapshot, makeSnapshot: typeof onSnapshot === 'function' } });
+      snapshot, snapshotURL: this.#snapshotURL, makeSnapshot: typeof onSnapshot === 'function' } });
     let backend;
     try {
-      ({ backend, restoredFromSnapshot: this.#restoredFromSnapshot, snapshotRefused: this.#snapshotRefused } = await ready);
-      if (this.#snapshotRefused && this.#snapshot === snapshot) this.#snapshot = null; // not offered again
+      ({ backend, restoredFromSnapshot: this.#restoredFromSnapshot, restoredFrom: this.#restoredFrom, snapshotRefused: this.#snapshotRefused } = await ready);
+      if (this.#snapshotRefused && this.#snapshot === snapshot) { // not offered again
+        this.#snapshot = null;
+        if (!snapshot) this.#snapshotURL = null;
+      }
     } catch (error) {
       // A worker whose Python did not start is ended, so that it keeps nothing (under Node, not the process) alive.
       if (this.#worker === worker) this.#worker = null;
@@ -272,11 +280,12 @@ function checkProfile(op, profile) {
  * hostAccess (Node: false by default, so that cells cannot run commands, read or write the host's files, open
  * connections or reach Node's globals; true only for trusted code), onProgress(message, fraction) while loading;
  * snapshot (bytes, or a promise of them, that onSnapshot gave: Python is restored from them instead of started,
- * when they were made from the same files) and onSnapshot(bytes) (called with a snapshot of Python taken at a
+ * when they were made from the same files), snapshotURL (the address of the snapshot a build of the site made,
+ * gzipped, read when `snapshot` gives none; refused like any other when made from other files) and onSnapshot(bytes) (called with a snapshot of Python taken at a
  * start that did not restore one, to keep for the next visit).
  */
 export async function loadNotebook(options = {}) {
-  const { profile = 'default', flavour, hostAccess = false, onProgress, snapshot, onSnapshot } = options;
+  const { profile = 'default', flavour, hostAccess = false, onProgress, snapshot, snapshotURL, onSnapshot } = options;
   checkProfile('loadNotebook', profile);
   if (flavour !== undefined && flavour !== 'simd' && flavour !== 'scalar') {
     throw new NotebookError(`loadNotebook: flavour must be 'simd' or 'scalar', got ${JSON.stringify(flavour)}`);
@@ -287,11 +296,14 @@ export async function loadNotebook(options = {}) {
   if (snapshot != null && !(snapshot instanceof ArrayBuffer || snapshot instanceof Uint8Array || typeof snapshot.then === 'function')) {
     throw new NotebookError('loadNotebook: snapshot must be an ArrayBuffer, a Uint8Array or a promise of one');
   }
+  if (snapshotURL != null && !(typeof snapshotURL === 'string' && URL.canParse(snapshotURL))) {
+    throw new NotebookError(`loadNotebook: snapshotURL must be an absolute URL, got ${JSON.stringify(snapshotURL)}`);
+  }
   if (onSnapshot !== undefined && typeof onSnapshot !== 'function') {
     throw new NotebookError('loadNotebook: onSnapshot must be a function');
   }
   const pyodideURL = options.pyodideURL ?? (inNode ? undefined : new URL('pyodide/', globalThis.document?.baseURI ?? location.href).href);
-  const notebook = new Notebook({ profile, flavour, pyodideURL, hostAccess, onProgress, snapshot, onSnapshot });
+  const notebook = new Notebook({ profile, flavour, pyodideURL, hostAccess, onProgress, snapshot, snapshotURL, onSnapshot });
   await notebook.start();
   return notebook;
 }

@@ -152,9 +152,9 @@ const SNAPSHOT_FORMAT = 1;
 const CORE_IN_SNAPSHOT = 'attention-core';
 
 /** The key of a snapshot: a SHA-256 of everything the memory it holds was made from. */
-async function snapshotKey({ pyodideVersion, sandboxed, api, sources }) {
+async function snapshotKey({ pyodideVersion, runtime, sandboxed, api, sources }) {
   const made = JSON.stringify({
-    format: SNAPSHOT_FORMAT, pyodide: pyodideVersion, runtime: inNode ? 'node' : 'browser', sandboxed,
+    format: SNAPSHOT_FORMAT, pyodide: pyodideVersion, runtime, sandboxed,
     backend: api.backend, ops: api.ops, files: Object.keys(PYTHON_FILES), sources,
   });
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(made));
@@ -185,6 +185,27 @@ function unpackSnapshot(bytes) {
   } catch {
     return null;
   }
+}
+
+/**
+ * The bytes of a snapshot the site's build made (gzip-compressed, or already decoded by the host), or null when
+ * the build has none (the dev server). Fetched beside Pyodide's files, so its download shows with theirs.
+ */
+async function readBuildSnapshot(url) {
+  let bytes;
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    bytes = new Uint8Array(await readFile(url));
+  } else {
+    const response = await fetch(url);
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    bytes = new Uint8Array(await response.arrayBuffer());
+  }
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // a host that sent it with Content-Encoding: gzip
+  if (inNode) return new Uint8Array((await import('node:zlib')).gunzipSync(bytes));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /**
@@ -220,15 +241,22 @@ function takeSnapshot(pyodide, { cells, restore, api, key, progress }) {
 /**
  * Loads Python and the core; `progress(message, fraction)` is told each stage. Returns the session.
  * With `snapshot` (bytes a session made with `makeSnapshot`), Python is restored from it instead of started, when
- * it was made from the same files (otherwise it starts as usual: `session.snapshotRefused` says why). With
+ * it was made from the same files (otherwise it starts as usual: `session.snapshotRefused` says why); without it,
+ * `snapshotURL` (the build's snapshot, gzipped: scripts/build-notebook-snapshot.mjs) is read instead. With
  * `makeSnapshot`, a snapshot is taken once cells and torch are imported, before any cell: `session.snapshot`.
  * @param {{profile?: 'default'|'mkl', flavour?: 'simd'|'scalar', pyodideURL?: string,
  *          interruptBuffer?: Int32Array, hostAccess?: boolean, snapshot?: ArrayBuffer|Uint8Array|null,
- *          makeSnapshot?: boolean, progress?: (message: string, fraction: number) => void}} options
+ *          snapshotURL?: string, makeSnapshot?: boolean, snapshotFor?: 'node'|'browser',
+ *          progress?: (message: string, fraction: number) => void}} options
  */
 export async function startSession({ profile = 'default', flavour, pyodideURL, interruptBuffer, hostAccess = false,
-  snapshot = null, makeSnapshot = false, progress: tell = () => {} }) {
+  snapshot = null, snapshotURL = null, makeSnapshot = false, snapshotFor, progress: tell = () => {} }) {
   const sandboxed = inNode && !hostAccess;
+  // The runtime whose starts the snapshot is for. A build of the site makes the browser's under Node
+  // (scripts/build-notebook-snapshot.mjs): Python is then left as a browser leaves it (not sandboxed).
+  const runtime = snapshotFor ?? (inNode ? 'node' : 'browser');
+  if (runtime !== 'node' && runtime !== 'browser') throw new Error(`snapshotFor must be 'node' or 'browser', got ${JSON.stringify(snapshotFor)}`);
+  if (runtime === 'browser' && sandboxed) throw new Error("a snapshot for the browser is made with hostAccess: true (a browser's Python is not sandboxed as Node's is)");
   // The bar only moves forward: a file can still be arriving once Python starts (the standard library's).
   let shown = 0;
   const progress = (message, fraction) => tell(message, (shown = Math.max(shown, fraction)));
@@ -237,12 +265,22 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
   let pyodide, api, sources, key;
   let restored = null; // the header of the snapshot Python was restored from
   let snapshotRefused = null;
+  let fromBuild = false; // the snapshot offered is the build's (snapshotURL)
   try {
     let loadPyodide, pyodideVersion, loadAttention;
-    [{ loadPyodide, version: pyodideVersion }, { loadAttention }, sources] = await Promise.all([
+    // The build's snapshot downloads beside Pyodide; Pyodide's loader waits for it only once its own script is in.
+    if (!snapshot && snapshotURL) {
+      fromBuild = true;
+      snapshot = readBuildSnapshot(new URL(snapshotURL)).catch((error) => {
+        snapshotRefused = `the build's snapshot could not be read (${error?.message ?? error})`;
+        return null;
+      });
+    }
+    [{ loadPyodide, version: pyodideVersion }, { loadAttention }, sources, snapshot] = await Promise.all([
       importPyodide(pyodideURL),
       import('../wasm/index.js'),
       Promise.all(Object.values(PYTHON_FILES).map(readText)),
+      snapshot,
     ]);
     const options = {
       ...(pyodideURL ? { indexURL: pyodideURL } : {}),
@@ -255,11 +293,11 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     };
     const apiLoading = loadAttention(flavour ? { flavour } : {});
     const offered = snapshot ? unpackSnapshot(snapshot) : null;
-    if (snapshot && !offered) snapshotRefused = 'the bytes given are not a notebook snapshot';
+    if (snapshot && !offered) snapshotRefused = fromBuild ? "the build's snapshot is not a notebook snapshot" : 'the bytes given are not a notebook snapshot';
     if (offered || makeSnapshot) {
       // The key needs the core (its backend and op table), so the core comes first here.
       api = await apiLoading;
-      key = await snapshotKey({ pyodideVersion, sandboxed, api, sources });
+      key = await snapshotKey({ pyodideVersion, runtime, sandboxed, api, sources });
     }
     if (offered && offered.header.key !== key) snapshotRefused = 'it was made from other files (another build of the site)';
     else if (offered) {
@@ -313,7 +351,7 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     pyodide.runPython(`import sys; sys.dont_write_bytecode = True; sys.path.insert(0, ${JSON.stringify(PYTHON_HOME)})`);
     if (sandboxed) await closeHost(pyodide);
     cells = pyodide.pyimport('cells');
-    if (inNode) cells.cap_recursion_limit(RECURSION_CEILING);
+    if (runtime === 'node') cells.cap_recursion_limit(RECURSION_CEILING);
     restore = cells.pristine();
     if (makeSnapshot) made = takeSnapshot(pyodide, { cells, restore, api, key, progress });
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
@@ -338,6 +376,8 @@ lambda data: ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value or 0`, { 
     snapshot: made,
     /** True when Python was restored from the snapshot given; else why it was not (null when none was given). */
     restoredFromSnapshot: restored !== null,
+    /** Which snapshot: 'given' (`snapshot`) or 'build' (`snapshotURL`); null when Python was started. */
+    restoredFrom: restored === null ? null : fromBuild ? 'build' : 'given',
     snapshotRefused,
     get profile() { return api.getRngProfile(); },
     get broken() { return broken; },

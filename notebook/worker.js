@@ -24,7 +24,7 @@ async function handle(message) {
           progress: (text, fraction) => port.post({ type: 'progress', message: text, fraction }),
         });
         port.post({ type: 'ready', backend: session.backend, profile: session.profile,
-          restoredFromSnapshot: session.restoredFromSnapshot, snapshotRefused: session.snapshotRefused });
+          restoredFromSnapshot: session.restoredFromSnapshot, restoredFrom: session.restoredFrom, snapshotRefused: session.snapshotRefused });
         // Handed over, not copied: this worker has no further use for it.
         if (session.snapshot) port.post({ type: 'snapshot', bytes: session.snapshot }, [session.snapshot.buffer]);
       } catch (error) {

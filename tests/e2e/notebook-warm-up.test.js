@@ -1,7 +1,8 @@
 // The walk-through warms up the notebook while a step is read, on a plain static host (no COOP/COEP headers):
 // only after the step's numbers are drawn does it register the site's service worker, which then keeps the
-// site, Pyodide included; "Run this code yourself" then opens a notebook that is cross-origin isolated at once
-// (no reload) and whose Python files come from that cache.
+// site, Pyodide and the build's snapshot of Python included; "Run this code yourself" then opens a notebook that
+// is cross-origin isolated at once (no reload), whose Python files come from that cache and whose Python is
+// restored from that snapshot.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -49,13 +50,16 @@ test('the warm-up starts after the first numbers, keeps Pyodide, and the noteboo
   const kept = await page.evaluate(async () => {
     const names = (await caches.keys()).filter((n) => n.startsWith('attention-lab-'));
     const cache = await caches.open(names[0]);
-    return { names, wasm: !!(await cache.match(new URL('pyodide/pyodide.asm.wasm', location.href).href)) };
+    return { names, wasm: !!(await cache.match(new URL('pyodide/pyodide.asm.wasm', location.href).href)),
+      snapshot: !!(await cache.match(new URL('notebook-python-snapshot.gz', location.href).href)) };
   });
   assert.equal(kept.names.length, 1, 'one cache, this deployment\'s');
   assert.ok(kept.wasm, 'Pyodide\'s WebAssembly is in the cache');
+  assert.ok(kept.snapshot, 'the build\'s snapshot of Python is in the cache');
 
   // The step's notebook: one load (the service worker already controls the site), isolated, Python from the cache.
-  const pyodideAsked = served.filter((p) => p.startsWith('pyodide/')).length;
+  const fromHost = () => served.filter((p) => p.startsWith('pyodide/') || p === 'notebook-python-snapshot.gz').length;
+  const pyodideAsked = fromHost();
   const loads = [];
   page.on('load', () => loads.push(page.url()));
   const link = page.locator(`${stepSelector(step)} a.notebook-link[data-ready="true"]`);
@@ -63,7 +67,10 @@ test('the warm-up starts after the first numbers, keeps Pyodide, and the noteboo
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'python', null, { timeout: 120_000 });
   assert.equal(loads.length, 1, `the notebook loaded once, with no reload: ${loads.join(', ')}`);
   assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'isolated on a host without headers');
-  assert.equal(served.filter((p) => p.startsWith('pyodide/')).length, pyodideAsked, 'Pyodide came from the cache, not the host');
+  assert.equal(fromHost(), pyodideAsked, 'Pyodide and the snapshot came from the cache, not the host');
+  assert.match(await page.textContent('#status'), /restored from the site's snapshot/);
+  const phases = await page.evaluate(() => window.notebookLoad.map((e) => e.message));
+  assert.ok(phases.includes('Restoring Python from its snapshot…') && !phases.includes('Starting Python…'), phases.join(' | '));
   assertNoProblems(page);
   await closePage(page);
 });

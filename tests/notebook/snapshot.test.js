@@ -1,10 +1,16 @@
-// A notebook restored from a snapshot of Python (loadNotebook's snapshot / onSnapshot) behaves as one that started
-// Python: the same outputs, fresh random numbers, a restart that loads torch afresh, Stop that keeps the namespace,
+// A notebook restored from a snapshot of Python (loadNotebook's snapshot / onSnapshot; here read gzipped from
+// snapshotURL, as the site reads its build's) behaves as one that started Python: the same outputs, fresh random numbers, a restart that loads torch afresh, Stop that keeps the namespace,
 // the host still shut; a snapshot made from other files is refused, with the reason, and Python starts as usual.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
 import { NotebookError, loadNotebook } from '../../notebook/index.js';
+import { startSession } from '../../notebook/session.js';
 
 const CELL = 'import torch\ntorch.manual_seed(123)\nprint(torch.rand(2, 3))';
 const RANDOM = 'import random\nprint(random.random())';
@@ -25,14 +31,20 @@ test('a start that restores none takes a snapshot, before any cell', () => {
 });
 
 describe('a notebook restored from it', () => {
-  let nb;
+  let nb, folder;
   before(async () => {
-    nb = await loadNotebook({ snapshot: made.snapshot });
+    folder = mkdtempSync(`${tmpdir()}/notebook-snapshot-`);
+    writeFileSync(`${folder}/snapshot.gz`, gzipSync(made.snapshot, { level: 1 }));
+    nb = await loadNotebook({ snapshotURL: pathToFileURL(`${folder}/snapshot.gz`).href });
   });
-  after(() => nb?.close());
+  after(async () => {
+    await nb?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
 
   test('restored: the same output, random numbers of its own, the host still shut', async () => {
     assert.equal(nb.restoredFromSnapshot, true);
+    assert.equal(nb.restoredFrom, 'build');
     assert.equal(nb.snapshotRefused, null);
     assert.deepEqual(await nb.run(CELL), made.cell);
     const random = await nb.run(RANDOM);
@@ -74,4 +86,8 @@ test('a snapshot made from other files is refused, and Python starts as usual', 
 test('the snapshot options are checked', async () => {
   await assert.rejects(loadNotebook({ snapshot: 'bytes' }), (e) => e instanceof NotebookError && /snapshot must be an ArrayBuffer/.test(e.message));
   await assert.rejects(loadNotebook({ onSnapshot: 1 }), (e) => e instanceof NotebookError && /onSnapshot must be a function/.test(e.message));
+  await assert.rejects(loadNotebook({ snapshotURL: 'snapshot.gz' }), (e) => e instanceof NotebookError && /snapshotURL must be an absolute URL, got "snapshot.gz"/.test(e.message));
+  // The browser's snapshot is made under Node with Python as a browser leaves it, so not sandboxed.
+  await assert.rejects(startSession({ makeSnapshot: true, snapshotFor: 'browser' }), /made with hostAccess: true/);
+  await assert.rejects(startSession({ snapshotFor: 'deno' }), /snapshotFor must be 'node' or 'browser', got "deno"/);
 });

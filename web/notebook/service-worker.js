@@ -22,8 +22,10 @@ self.addEventListener('activate', (event) => event.waitUntil((async () => {
   await self.clients.claim();
 })()));
 
-// Pyodide first: what a notebook waits for is what a page warming it up should have early.
-const KEEP_ORDER = [...SITE_FILES].sort((a, b) => Number(b.startsWith('pyodide/')) - Number(a.startsWith('pyodide/')));
+// Pyodide and the build's snapshot of Python first: what a notebook waits for is what a page warming it up
+// should have early (with the snapshot kept, the notebook restores Python instead of starting it).
+const early = (file) => file.startsWith('pyodide/') || file === 'notebook-python-snapshot.gz';
+const KEEP_ORDER = [...SITE_FILES].sort((a, b) => Number(early(b)) - Number(early(a)));
 
 /** Every file of the site into the cache (those already there stay), at low priority; `report(done)` after each. */
 async function keepSite(report) {

@@ -618,6 +618,18 @@ function keepSiteOffline() {
 // build's snapshot is never offered (and the loader refuses one made from other files anyway). The dev server's
 // build ('dev') changes with every edit: no snapshot there.
 const SNAPSHOT_URL = new URL('./notebook-python-snapshot', location.href).href;
+// The snapshot the site's build made under Node (scripts/build-notebook-snapshot.mjs): with no snapshot of its
+// own, a first visit restores Python from it instead of starting it. Under Save-Data it is read only once the
+// service worker keeps it (6 MB gzipped). Chromium's own estimate of the network (navigator.connection.downlink)
+// is no guide: with no traffic measured yet it says 1.45 Mbit/s, even on localhost.
+const BUILD_SNAPSHOT_URL = new URL('./notebook-python-snapshot.gz', location.href).href;
+
+/** The build's snapshot's address, or null where the learner asked to save data and it is not kept yet. */
+async function buildSnapshotURL() {
+  if (!navigator.connection?.saveData) return BUILD_SNAPSHOT_URL;
+  const kept = await globalThis.caches?.match(BUILD_SNAPSHOT_URL).catch(() => null);
+  return kept ? BUILD_SNAPSHOT_URL : null;
+}
 
 /** The service worker's cache for this build, or null (no service worker, or it does not answer within a second). */
 async function buildCache() {
@@ -681,6 +693,7 @@ async function start() {
   ready = loadNotebook({
     profile,
     snapshot: snapshots.snapshot,
+    snapshotURL: await buildSnapshotURL(),
     onSnapshot: snapshots.keep,
     onProgress: (message, fraction) => {
       said = { message, at: performance.now() };
@@ -711,7 +724,7 @@ async function start() {
   notebook = await ready;
   els.loading.hidden = true;
   for (const b of [els.runAll, els.restart]) b.disabled = false;
-  status(`Python ready (${notebook.backend}${notebook.restoredFromSnapshot ? ', restored from the snapshot this browser keeps' : ''}). ${notebook.interruptible ? '' : 'Stop restarts Python on this host.'}`);
+  status(`Python ready (${notebook.backend}${{ given: ', restored from the snapshot this browser keeps', build: ", restored from the site's snapshot" }[notebook.restoredFrom] ?? ''}). ${notebook.interruptible ? '' : 'Stop restarts Python on this host.'}`);
   showMode();
   document.documentElement.dataset.ready = 'python';
   keepSiteOffline();
