@@ -183,7 +183,7 @@ export const OPS = Object.freeze([
   // ---- logical (bool) and bitwise (int64): PyTorch's & | ^ ~
   ...['and', 'or', 'xor'].map((name) => op(`bitwise${name[0].toUpperCase()}${name.slice(1)}`, METHOD,
     { args: [input, other], core: 'bitwise', enum: ['Bitwise', name] })),
-  op('bitwiseNot', METHOD),
+  op('bitwiseNot', METHOD, { notebook: ['method', 'function'] }),
 
   // ---- masks
   op('triu', FUNCTION, { args: [input, int('diagonal', { default: 0 })], notebook: ['method', 'function'] }),

@@ -312,10 +312,6 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return _builtin_bool(call(api.allclose, input._t, other._t, _core.to_js({"rtol": rtol, "atol": atol})))
 
 
-def equal(input, other):
-    return _input(input, "equal").equal(other)
-
-
 def where(condition, input, other):
     """condition ? input : other, element-wise; a Python number is a 0-d tensor here."""
     if not isinstance(condition, Tensor):

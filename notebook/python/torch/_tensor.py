@@ -668,7 +668,7 @@ for _name, _made in (("var", _var_or_std("var")), ("std", _var_or_std("std")), (
     _made.__name__ = _made.__qualname__ = _name
     setattr(Tensor, _name, _made)
 Tensor.clip = Tensor.clamp
-FUNCTIONS += ["var", "std", "clamp", "clip", "split", "isclose"]
+FUNCTIONS += ["var", "std", "clamp", "clip", "split", "isclose", "equal"]
 
 
 # ---------------------------------------------------------------- dtypes: indices, bitwise operators
@@ -726,22 +726,18 @@ def _bitwise(name, js_name):
     return method
 
 
-def _bitwise_not(self):
-    return wrap(call(self._t.bitwiseNot))
-
-
 for _name, _made in (("argmax", _index_op("argmax")), ("argmin", _index_op("argmin")),
                      ("max", _values_indices("max")), ("min", _values_indices("min")),
                      ("bitwise_and", _bitwise("bitwise_and", "bitwiseAnd")),
                      ("bitwise_or", _bitwise("bitwise_or", "bitwiseOr")),
-                     ("bitwise_xor", _bitwise("bitwise_xor", "bitwiseXor")), ("bitwise_not", _bitwise_not)):
+                     ("bitwise_xor", _bitwise("bitwise_xor", "bitwiseXor"))):
     _made.__name__ = _made.__qualname__ = _name
     setattr(Tensor, _name, _made)
 Tensor.__and__ = Tensor.__rand__ = Tensor.bitwise_and
 Tensor.__or__ = Tensor.__ror__ = Tensor.bitwise_or
 Tensor.__xor__ = Tensor.__rxor__ = Tensor.bitwise_xor
 Tensor.__invert__ = Tensor.bitwise_not
-FUNCTIONS += ["argmax", "argmin", "max", "min", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"]
+FUNCTIONS += ["argmax", "argmin", "max", "min", "bitwise_and", "bitwise_or", "bitwise_xor"]
 
 
 def _rpow(self, other):
