@@ -134,7 +134,7 @@ export function renderStep(step, view) {
   }
   if (step.view === 'embeddings') append(article, renderEmbeddings(settings));
   if (step.view === 'context') {
-    append(article, renderContext(settings, contextResult(step, results), { queryIndex: queryIndex(settings), weights: results[step.weights]?.values }));
+    append(article, renderContext(settings, results[step.context], { queryIndex: queryIndex(settings), weights: results[step.weights]?.values }));
   }
   if (step.view === 'overview') append(article, renderOverview());
 
@@ -209,11 +209,4 @@ export function watchLedes(root) {
 /** [a, b, c] -> [a, ', ', b, ' or ', c] */
 function joinWords(items) {
   return items.flatMap((item, i) => (i === 0 ? [item] : [i === items.length - 1 ? ' or ' : ', ', item]));
-}
-
-/** The context vectors a 'context' view pairs with the inputs: the last shown result about context. */
-function contextResult(step, results) {
-  const names = (step.show ?? []).filter((n) => results[n] && Array.isArray(results[n].shape));
-  const pick = [...names].reverse().find((n) => /context/.test(n)) ?? [...names].reverse().find((n) => results[n].shape.length >= 1);
-  return results[pick] ?? results.all_context_vecs;
 }

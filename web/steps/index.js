@@ -35,6 +35,7 @@
 //   query      true on the steps that follow one query token: x(2), or the word the settings' query names (the
 //              last word when there are fewer)
 //   weights    with view 'context': the result whose weights the picture draws beside each input
+//   context    with view 'context': the result the picture draws beside the inputs
 // title, prose (or any of its paragraphs) and formula may be functions of the settings where they name sizes
 // ("six tokens"): steps/words.js resolveStep() writes them for the current settings.
 //   controls   optional keys of the settings (web/state.js SETTINGS) that this step is about, e.g. ['profile',

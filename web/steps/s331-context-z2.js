@@ -27,6 +27,7 @@ export default {
   show: ['attn_weights_2', 'context_vec_2'],
   view: 'context',
   weights: 'attn_weights_2', // drawn beside each input in the picture
+  context: 'context_vec_2', // the picture's result, beside the inputs
   note: (r, s) => {
     const w = r.attn_weights_2.values;
     const top = w.indexOf(Math.max(...w));
