@@ -161,7 +161,7 @@ function build(container) {
     h('p', { class: 'settings-status', id: 'settings-status', role: 'status' }),
     fieldset(
       ['The input sentence', tag('inputs')],
-      h('p', { class: 'field-hint' }, `1 to ${MAX_WORDS} words, each with an embedding of d_in numbers.`),
+      h('p', { class: 'field-hint' }, `${SETTINGS.tokens.limits.join(' to ')} words, each with an embedding of d_in numbers.`),
       h('div', { class: 'field-row' }, control('inputs'), control('d_in', short), control('inputSeed', short)),
       h('p', { class: 'drawn-code', id: 'drawn-code' }),
       h('div', { class: 'inputs-box' }),

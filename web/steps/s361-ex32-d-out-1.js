@@ -1,6 +1,7 @@
 // 3.6.1, Exercise 3.2 — a narrower output with the same number of heads.
 import { biasArg, contextLengthArg, printOf } from '../python.js';
 import { counted } from './words.js';
+import { SETTINGS } from '../state.js';
 export default {
   id: 'ex32-d-out-1',
   section: '3.6.1',
@@ -31,8 +32,10 @@ export default {
     ],
     check: (answer, r) => {
       const [heads, d_out] = [answer.heads, answer.d_out].map((text) => (/^\s*\d+\s*$/.test(text) ? Number(text) : NaN));
-      if (!(heads >= 1 && heads <= 16)) return { solved: false, text: 'num_heads must be a whole number from 1 to 16 here.' };
-      if (!(d_out >= 1 && d_out <= 64)) return { solved: false, text: 'd_out must be a whole number from 1 to 64 here.' };
+      // the sizes the settings take
+      for (const [name, v, [lo, hi]] of [['num_heads', heads, SETTINGS.heads.limits], ['d_out', d_out, SETTINGS.d_out.limits]]) {
+        if (!(v >= lo && v <= hi)) return { solved: false, text: `${name} must be a whole number from ${lo} to ${hi} here.` };
+      }
       const tried = r.ex32_try.value({ heads, d_out });
       if (tried.error) return { solved: false, text: `The core refuses: “${tried.error}”.` };
       const width = tried.shape.at(-1);
