@@ -1,24 +1,19 @@
 // Does a live tensor match what the book printed? Compares every value at the precision it was printed
 // with (so 0.1455 matches anything that rounds to it), after reading the numbers out of PyTorch's text.
+import { DiagnoseError, parsePrinted as readPrinted, printsAs } from '../diagnose/parse.js';
 
-/** The numbers in a printed tensor, with the decimals each was printed with. */
+/**
+ * The numbers in a printed tensor, each with its text and the decimals it was printed with; none where the
+ * text is not a tensor (a torch.Size, True). Read by diagnose/parse.js, the one reader of PyTorch's printouts.
+ */
 export function parsePrinted(text) {
-  const body = text.split('grad_fn')[0].split('requires_grad')[0];
-  const numbers = [];
-  for (const m of body.matchAll(/-?inf|nan|-?\d+\.\d*/g)) {
-    const s = m[0];
-    if (s === 'nan') numbers.push({ value: NaN, decimals: 0, text: s });
-    else if (s.endsWith('inf')) numbers.push({ value: s.startsWith('-') ? -Infinity : Infinity, decimals: 0, text: s });
-    else numbers.push({ value: Number(s), decimals: s.length - s.indexOf('.') - 1, text: s });
+  try {
+    const printed = readPrinted(text);
+    return printed.kind === 'tensor' ? printed.numbers : [];
+  } catch (error) {
+    if (error instanceof DiagnoseError) return [];
+    throw error;
   }
-  return numbers;
-}
-
-/** Whether a live value rounds to a printed number (printed with its decimals). */
-function roundsTo(live, { value, decimals }) {
-  if (Number.isNaN(value)) return Number.isNaN(live);
-  if (!Number.isFinite(value)) return live === value;
-  return Number(live.toFixed(decimals)) === value;
 }
 
 /**
@@ -29,7 +24,7 @@ export function bookCells(values, bookText) {
   const printed = parsePrinted(bookText);
   const live = flatValues(values).map(Number);
   if (printed.length !== live.length) return null;
-  return printed.map((p, i) => ({ printed: p.text, matches: roundsTo(live[i], p) }));
+  return printed.map((p, i) => ({ printed: p.text, matches: printsAs(live[i], p) }));
 }
 
 /** Row-major numbers of a nested array (or a single number). */
@@ -42,5 +37,5 @@ export function matchesBook(values, bookText) {
   const printed = parsePrinted(bookText);
   const live = flatValues(values).map(Number);
   if (printed.length !== live.length) return false;
-  return printed.every((p, i) => roundsTo(live[i], p));
+  return printed.every((p, i) => printsAs(live[i], p));
 }
