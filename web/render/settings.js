@@ -13,7 +13,18 @@ export const CONTROLS = Object.fromEntries(
 );
 
 // The settings with a control of their own (the words and their numbers are the inputs table's).
-const FIELDS = Object.keys(SETTINGS).filter((key) => !['words', 'numbers'].includes(SETTINGS[key].kind));
+export const FIELDS = Object.keys(SETTINGS).filter((key) => !['words', 'numbers'].includes(SETTINGS[key].kind));
+
+/**
+ * Where each control stands in the form, by fieldset (the words and their numbers are in the inputs table):
+ * every setting of FIELDS once (tests/node/settings-form.test.js), so a new setting needs its place here.
+ */
+export const FORM_LAYOUT = Object.freeze({
+  'above the inputs table': ['inputs', 'd_in', 'inputSeed'],
+  'below the inputs table': ['query'],
+  'Trainable weights': ['seed', 'seedV2', 'd_out', 'qkv_bias'],
+  'Dropout and heads': ['p', 'profile', 'heads', 'context_length'],
+});
 
 const tag = (key) => h('span', { class: 'relevant-tag', 'data-tag-for': key, hidden: true }, 'this step');
 
@@ -162,15 +173,14 @@ function build(container) {
     fieldset(
       ['The input sentence', tag('inputs')],
       h('p', { class: 'field-hint' }, `${SETTINGS.tokens.limits.join(' to ')} words, each with an embedding of d_in numbers.`),
-      h('div', { class: 'field-row' }, control('inputs'), control('d_in', short), control('inputSeed', short)),
+      h('div', { class: 'field-row' }, ...FORM_LAYOUT['above the inputs table'].map((key) => control(key, SETTINGS[key].kind === 'choice' ? undefined : short))),
       h('p', { class: 'drawn-code', id: 'drawn-code' }),
       h('div', { class: 'inputs-box' }),
       h('p', { class: 'settings-actions' }, h('button', { type: 'button', class: 'button small', id: 'add-word' }, '+ Add a word')),
       h('p', { class: 'field-error', id: 'inputs-error', hidden: true }),
-      control('query', short),
+      ...FORM_LAYOUT['below the inputs table'].map((key) => control(key, short)),
     ),
-    fieldset(['Trainable weights'], ...['seed', 'seedV2', 'd_out', 'qkv_bias'].map((key) => control(key))),
-    fieldset(['Dropout and heads'], ...['p', 'profile', 'heads', 'context_length'].map((key) => control(key))),
+    ...['Trainable weights', 'Dropout and heads'].map((legend) => fieldset([legend], ...FORM_LAYOUT[legend].map((key) => control(key)))),
     h('p', { class: 'settings-actions' }, h('button', { id: 'reset', type: 'button', class: 'button' }, 'Reset to the book')),
   );
   form.addEventListener('submit', (e) => e.preventDefault());
