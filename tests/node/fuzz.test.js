@@ -1,4 +1,4 @@
-// A seeded random fuzz of the API, as a careless user or tool would call it: a few thousand calls per build,
+// A seeded random fuzz of the API, as a careless user or tool would call it: a few thousand calls per flavour,
 // each an op of the op table (wasm/api/ops.js) or another export (creation, the legacy constructor, modules
 // and their parameters, print options, seeds), with arguments that are often hostile: negative, huge, NaN,
 // of the wrong type, deleted modules, objects posing as tensors. Every outcome must be a value or an
@@ -9,10 +9,11 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 
 import BOOK from '../../book/chapter3.json' with { type: 'json' };
+import { loadAttention } from '../../wasm/index.js';
 import { bitsOf, loadBuilds } from './support.mjs';
 
 const CALLS = 3000;
-const SEEDS = { simd: 19, scalar: 1913 };
+const SEEDS = { simd: 19, scalar: 1913, 'simd-threads': 1919 };
 
 // mulberry32: a small seeded generator, so that a failure names the seed and call that reproduce it.
 function randomSource(seed) {
@@ -235,7 +236,9 @@ function show(value) {
   return inspect(value, { depth: 2, maxArrayLength: 6, breakLength: Infinity }).slice(0, 120);
 }
 
-for (const [flavour, torch] of await loadBuilds()) {
+const builds = [...await loadBuilds(), ['simd-threads', await loadAttention({ flavour: 'simd-threads', threads: 2 })]];
+
+for (const [flavour, torch] of builds) {
   describe(`API fuzz (${flavour})`, () => {
     test(`${CALLS} seeded random calls: each a value or an AttentionError; the book right after, no memory kept`, () => {
       const book = bookWeights(torch);

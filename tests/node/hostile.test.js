@@ -1,12 +1,14 @@
 // What a careless user or tool gives the API, beyond the errors-*.test.js misuses: ranks, sizes and integers at
 // and past the core's limits, the exported constructors called by hand, print options that would break every
 // later print, a module deleted while its call is being set up, and allclose at infinities (against PyTorch 1.13).
-// Each refusal is an AttentionError that says what was wrong, leaks nothing and leaves the module working.
+// Each refusal is an AttentionError that says what was wrong, leaks nothing and leaves the module working, in
+// every flavour (the threaded one throws JavaScript exceptions where the others use WebAssembly's).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 
 import BOOK from '../../book/chapter3.json' with { type: 'json' };
+import { loadAttention } from '../../wasm/index.js';
 import { loadBuilds, misuseTests, throwsAttention } from './support.mjs';
 
 /** [[...[value]...]] nested `depth` deep, built without recursion. */
@@ -16,7 +18,9 @@ function nested(depth, value = 1) {
   return data;
 }
 
-for (const [flavour, torch] of await loadBuilds()) {
+const builds = [...await loadBuilds(), ['simd-threads', await loadAttention({ flavour: 'simd-threads', threads: 2 })]];
+
+for (const [flavour, torch] of builds) {
   describe(`hostile input (${flavour})`, () => {
     const misuse = misuseTests(torch);
     const bookWeights = () => {
