@@ -1,6 +1,7 @@
 // Hostile and careless cells under Node: a cell cannot reach the host unless hostAccess is given, a worker that
 // ends or breaks is replaced, listeners that throw are contained, restart() always gives a clean interpreter,
-// long strings cross intact, and Python's own errors come through by name.
+// long strings cross intact, and Python's own errors come through by name. The first notebook starts Python;
+// the others, and the workers that replace a broken one, restore from a snapshot (a start in seconds, not tens).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -23,9 +24,12 @@ async function failing(nb, code) {
   return error;
 }
 
+// The snapshot the first notebook takes as it starts (it arrives before the answer to its first cell).
+let sandboxedSnapshot;
+
 describe('by default a cell cannot reach the host', () => {
   let nb;
-  before(async () => { nb = await loadNotebook(); });
+  before(async () => { nb = await loadNotebook({ onSnapshot: (bytes) => { sandboxedSnapshot = bytes; } }); });
   after(() => nb?.close());
 
   test('no commands: os.system and libc system() run nothing', async () => {
@@ -93,7 +97,8 @@ held = [v for v in modules + [v for m in modules for v in list(getattr(m, "__dic
 
 describe('with hostAccess: true (trusted code)', () => {
   let nb;
-  before(async () => { nb = await loadNotebook({ hostAccess: true }); });
+  // its own snapshot (one made sandboxed is refused here) for the worker that replaces an ended one
+  before(async () => { nb = await loadNotebook({ hostAccess: true, onSnapshot: () => {} }); });
   after(() => nb?.close());
 
   test('a cell runs commands on the host', async () => {
@@ -113,7 +118,10 @@ describe('with hostAccess: true (trusted code)', () => {
 
 describe('a notebook survives', () => {
   let nb;
-  before(async () => { nb = await loadNotebook(); });
+  before(async () => {
+    nb = await loadNotebook({ snapshot: sandboxedSnapshot });
+    assert.equal(nb.restoredFromSnapshot, sandboxedSnapshot !== undefined, nb.snapshotRefused ?? 'no snapshot was taken');
+  });
   after(() => nb?.close());
 
   test('an onOutput listener that throws: reported once, the cell runs to its end', async () => {
