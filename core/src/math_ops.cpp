@@ -393,19 +393,20 @@ Tensor baddbmm(const Tensor& input, const Tensor& a, const Tensor& b, double bet
     const int64_t batches = a.size(0), M = a.size(1), K = a.size(2), N = b.size(2);
     const Shape shape{batches, M, N};
     std::vector<float> c = expand(input, shape).contiguous().to_vector();
-    const std::vector<float> va = a.contiguous().to_vector(), vb = b.contiguous().to_vector();
-    // BLAS's gemm order, as PyTorch's CPU baddbmm: C = beta * C (0 when beta is 0, input unread), then
-    // C += (alpha * b_kj) * a_ik for k = 0, 1, ..., each product and sum rounded to float32.
+    std::vector<float> va = a.contiguous().to_vector();
+    const std::vector<float> vb = b.contiguous().to_vector();
+    // PyTorch's CPU baddbmm is netlib sgemm on the transposed problem (C^T = B^T·A^T), whose loop scales its
+    // B, our batch1: C = beta * C (0 when beta is 0, input unread; 1 leaves it), then for k = 0, 1, …
+    // C += (alpha * a_ik) * b_kj, each product and sum rounded to float32: the GEMM kernel's running sums
+    // carried on from C (gemm_accumulate; reference.cpp has the scalar loop).
     const float be = static_cast<float>(beta), al = static_cast<float>(alpha);
+    if (be != 1.0f)
+        for (float& v : c) v = be == 0.0f ? 0.0f : be * v;
+    if (al != 1.0f)
+        for (float& v : va) v = al * v;
+    const auto& kernel = kernels::active();
     for (int64_t n = 0; n < batches; ++n)
-        for (int64_t i = 0; i < M; ++i)
-            for (int64_t j = 0; j < N; ++j) {
-                float& out = c[size_t((n * M + i) * N + j)];
-                if (be == 0.0f) out = 0.0f;
-                else if (be != 1.0f) out = be * out;
-                for (int64_t k = 0; k < K; ++k)
-                    out += (al * vb[size_t((n * K + k) * N + j)]) * va[size_t((n * M + i) * K + k)];
-            }
+        kernel.gemm_accumulate(va.data() + n * M * K, K, vb.data() + n * K * N, N, 1, c.data() + n * M * N, N, M, N, K);
     return Tensor::from_vector(shape, std::move(c)).record("BaddbmmBackward0", {&input, &a, &b});
 }
 

@@ -128,6 +128,10 @@ VALUES = {
     "baddbmm(b3, x, y)": ("torch.baddbmm(b3, x, y)", ["baddbmm", "b3", "x", "y"]),
     "baddbmm(b1, x, y, beta=0.5, alpha=2)": ("torch.baddbmm(b1, x, y, beta=0.5, alpha=2)",
                                              ["baddbmm", "b1", "x", "y", {"beta": 0.5, "alpha": 2}]),
+    # alpha scales batch1's element before its product (sgemm on the transposed problem): 0.3 and 1.5 tell
+    "baddbmm(b3, x, y, alpha=0.3)": ("torch.baddbmm(b3, x, y, alpha=0.3)", ["baddbmm", "b3", "x", "y", {"alpha": 0.3}]),
+    "baddbmm(b3, x, y, beta=0, alpha=1.5)": ("torch.baddbmm(b3, x, y, beta=0, alpha=1.5)",
+                                             ["baddbmm", "b3", "x", "y", {"beta": 0, "alpha": 1.5}]),
     "einsum('bij,bkj->bik', x, x)": ("torch.einsum('bij,bkj->bik', x, x)", ["einsum", "bij,bkj->bik", ["x", "x"]]),
     "einsum('bij,bjk->bik', x, y)": ("torch.einsum('bij,bjk->bik', x, y)", ["einsum", "bij,bjk->bik", ["x", "y"]]),
     "einsum('ij,jk->ik', m2, w)": ("torch.einsum('ij,jk->ik', m2, w)", ["einsum", "ij,jk->ik", ["m2", "w"]]),

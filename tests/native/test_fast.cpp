@@ -21,6 +21,7 @@
 #include "attn/generator.hpp"
 #include "attn/nn.hpp"
 #include "attn/ops.hpp"
+#include "attn/parallel.hpp"
 #include "kernels/kernels.hpp"
 #include "support.hpp"
 
@@ -149,6 +150,46 @@ TEST_CASE("gemm: every table equals the reference bit for bit, packed and small"
         check_gemm(rng, 9, 0, 5, true, true);
         check_gemm(rng, 9, 33, 0, true, true);  // K = 0: 0 + bias
         check_gemm(rng, 300, 40, 0, false, false);
+    }
+}
+
+TEST_CASE("gemm_accumulate: sums that carry on from C, every table equal to the reference, on 1 and 3 threads",
+          "[fast][gemm]") {
+    std::mt19937 rng(31);
+    struct Case {
+        int64_t M, N, K;
+        bool transposed;
+    };
+    // small driver, packed driver past every cache block, several row blocks for the threads, K = 0 (C kept)
+    const Case cases[] = {{3, 3, 4, false}, {9, 33, 17, true}, {100, 770, 260, false}, {130, 97, 300, true},
+                          {7, 5, 0, false}};
+    const int64_t threads_before = attn::get_num_threads();
+    for (const Case& c : cases) {
+        const auto A = normal(rng, static_cast<size_t>(c.M * c.K + 1));
+        const auto B = normal(rng, static_cast<size_t>(c.K * c.N + 1));
+        const auto C0 = normal(rng, static_cast<size_t>(c.M * c.N + 1));
+        const int64_t rsb = c.transposed ? 1 : c.N, csb = c.transposed ? c.K : 1;
+        auto expected = C0;
+        attn::kernels::reference().gemm_accumulate(A.data(), c.K, B.data(), rsb, csb, expected.data(), c.N, c.M,
+                                                   c.N, c.K);
+        if (c.M == 3) {  // the definition spelled out: C's value first, then each term in k order
+            for (int64_t j = 0; j < c.N; ++j) {
+                float sum = C0[static_cast<size_t>(j)];
+                for (int64_t k = 0; k < c.K; ++k) sum = sum + A[static_cast<size_t>(k)] * B[static_cast<size_t>(k * rsb + j * csb)];
+                CHECK(attn::bits_of(sum) == attn::bits_of(expected[static_cast<size_t>(j)]));
+            }
+        }
+        for (int64_t threads : {1, 3}) {
+            attn::set_num_threads(threads);
+            for (const Table* t : simd_tables()) {
+                INFO("table " << t->name << ", M=" << c.M << " N=" << c.N << " K=" << c.K
+                              << (c.transposed ? " B transposed" : "") << ", " << threads << " threads");
+                auto C = C0;
+                t->gemm_accumulate(A.data(), c.K, B.data(), rsb, csb, C.data(), c.N, c.M, c.N, c.K);
+                CHECK(difference(expected, C) == "");
+            }
+        }
+        attn::set_num_threads(threads_before);
     }
 }
 

@@ -163,6 +163,8 @@ TEST_CASE("bmm, baddbmm and einsum: PyTorch's bits and messages", "[ops-more]") 
     check(bmm(x, y), "bmm(x, y)");
     check(baddbmm(input("b3"), x, y), "baddbmm(b3, x, y)");
     check(baddbmm(input("b1"), x, y, 0.5, 2), "baddbmm(b1, x, y, beta=0.5, alpha=2)");
+    check(baddbmm(input("b3"), x, y, 1, 0.3), "baddbmm(b3, x, y, alpha=0.3)");
+    check(baddbmm(input("b3"), x, y, 0, 1.5), "baddbmm(b3, x, y, beta=0, alpha=1.5)");
     check(einsum("bij,bkj->bik", {x, x}), "einsum('bij,bkj->bik', x, x)");
     check(einsum("bij,bjk->bik", {x, y}), "einsum('bij,bjk->bik', x, y)");
     check(einsum("ij,jk->ik", {m2, input("w")}), "einsum('ij,jk->ik', m2, w)");

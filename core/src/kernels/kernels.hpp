@@ -25,6 +25,12 @@ struct Table {
     void (*gemm)(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias, float* C,
                  int64_t ldc, int64_t M, int64_t N, int64_t K);
 
+    // C[M,N] += A[M,K] · B[K,N] (B by strides, as gemm), each sum carrying on from C's value:
+    // C[i][j] = ((c_ij + a_i0·b_0j) + a_i1·b_1j) + …, each product and each sum rounded, no FMA: netlib
+    // sgemm's order once beta has scaled C, which is PyTorch's CPU baddbmm.
+    void (*gemm_accumulate)(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, float* C,
+                            int64_t ldc, int64_t M, int64_t N, int64_t K);
+
     // gemm with each term fused, C[i][j] = fma(a_ik, b_kj, C[i][j]) in k order from +0 (one rounding per
     // term, NOT PyTorch's two), then + bias[j]; the bits of gemm_fused_ref. Only in tables whose CPU has FMA
     // (AVX2, AVX-512), null elsewhere: the fast path's projections use it when it is there (on CPUs where a

@@ -92,6 +92,19 @@ void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb,
             for (int64_t j = 0; j < N; ++j) C[i * ldc + j] = C[i * ldc + j] + bias[j];
 }
 
+// C[M,N] += A[M,K] · B[K,N], B[k][j] = B[k·rsb + j·csb]: every C[i][j] a running sum from its own value.
+void gemm_accumulate(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, float* C, int64_t ldc,
+                     int64_t M, int64_t N, int64_t K) {
+    for (int64_t i = 0; i < M; ++i)
+        for (int64_t k = 0; k < K; ++k) {
+            const float a = A[i * lda + k];
+            for (int64_t j = 0; j < N; ++j) {
+                const float product = a * B[k * rsb + j * csb];
+                C[i * ldc + j] = C[i * ldc + j] + product;
+            }
+        }
+}
+
 // The sum of one tile's weights p[kAttentionKeys]: key j adds into lane j mod 16 (in order of j), then the
 // lanes meet in a fixed tree, lane x += lane x + w for w = 8, 4, 2, 1. (SIMD: the lanes are 16/W vectors.)
 float tile_sum(const float* p) {
@@ -258,7 +271,7 @@ float exp_fast_ref(float d) {
 const Table& reference() {
     // gemm_fused, attention_causal_fused: none, the scalar build has no FMA instruction (std::fma would be a
     // slow library call).
-    static const Table table{"scalar",      matmul,        gemm,   nullptr,       attention_causal,
+    static const Table table{"scalar",      matmul,        gemm,   gemm_accumulate, nullptr,       attention_causal,
                              nullptr,       attention_causal_heads, softmax_rows, exp, binary,
                              binary_scalar, masked_fill};
     return table;

@@ -260,8 +260,9 @@ void gemm_block(const float* A, int64_t lda, const float* Bp, const float* bias,
 
 // The packed product on several threads, one column block of NC at a time: first B's block is packed (its
 // k blocks and groups of panels are the tasks), then blocks of kParallelRows rows of C are the tasks, each
-// running gemm's loops over the k blocks (same k blocks, same register blocks: gemm's bits).
-template <class Arch, bool Fused>
+// running gemm's loops over the k blocks (same k blocks, same register blocks: gemm's bits). Accumulate: the
+// first k block starts from C's values instead of +0 (gemm_accumulate).
+template <class Arch, bool Fused, bool Accumulate>
 void gemm_parallel(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias, float* C,
                    int64_t ldc, int64_t M, int64_t N, int64_t K) {
     using CB = CacheBlocks;
@@ -309,14 +310,16 @@ void gemm_parallel(const float* A, int64_t lda, const float* B, int64_t rsb, int
                     const int64_t kc = min_i64(CB::KC, j.K - pc);
                     gemm_block<Arch, Fused>(j.A + ic * j.lda + pc, j.lda, j.Bp + (pc / CB::KC) * j.block_floats,
                                             j.bias ? j.bias + j.jc : nullptr, j.C + ic * j.ldc + j.jc, j.ldc, mc,
-                                            j.nc, kc, pc == 0, pc + kc == j.K, Ap, tile, tile + MR * NR);
+                                            j.nc, kc, pc == 0 && !Accumulate, pc + kc == j.K, Ap, tile, tile + MR * NR);
                 }
             },
             &job);
     }
 }
 
-template <class Arch, bool Fused = false>
+// gemm; with Accumulate, gemm_accumulate: every sum carries on from C's value instead of +0 (same blocks, so
+// the same steps after that start).
+template <class Arch, bool Fused = false, bool Accumulate = false>
 void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, const float* bias, float* C,
           int64_t ldc, int64_t M, int64_t N, int64_t K) {
     using Bk = Blocking<Arch>;
@@ -326,14 +329,14 @@ void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb,
     if (M == 0 || N == 0) return;
 
     if (K == 0 || (!Fused && csb == 1 && (M < 2 * MR || N < NR || M * N * K < kPackedMinWork))) {
-        matmul_small<Arch>(A, lda, B, rsb, C, ldc, M, N, K, false);
+        matmul_small<Arch>(A, lda, B, rsb, C, ldc, M, N, K, Accumulate);
         if (bias) {
             for (int64_t i = 0; i < M; ++i) binary<Arch>(Binary::Add, C + i * ldc, bias, C + i * ldc, N);
         }
         return;
     }
     if (M > kParallelRows && M * N * K >= kParallelMinWork && attn::get_num_threads() > 1) {
-        gemm_parallel<Arch, Fused>(A, lda, B, rsb, csb, bias, C, ldc, M, N, K);
+        gemm_parallel<Arch, Fused, Accumulate>(A, lda, B, rsb, csb, bias, C, ldc, M, N, K);
         return;
     }
 
@@ -352,10 +355,17 @@ void gemm(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb,
             for (int64_t ic = 0; ic < M; ic += CB::MC) {
                 const int64_t mc = min_i64(CB::MC, M - ic);
                 gemm_block<Arch, Fused>(A + ic * lda + pc, lda, Bp, bias ? bias + jc : nullptr, C + ic * ldc + jc, ldc,
-                                        mc, nc, kc, pc == 0, pc + kc == K, Ap, tile, tile_bias);
+                                        mc, nc, kc, pc == 0 && !Accumulate, pc + kc == K, Ap, tile, tile_bias);
             }
         }
     }
+}
+
+// C[M,N] += A·B as gemm_accumulate's running sums from C's values (B by strides, as gemm).
+template <class Arch>
+void gemm_accumulate(const float* A, int64_t lda, const float* B, int64_t rsb, int64_t csb, float* C, int64_t ldc,
+                     int64_t M, int64_t N, int64_t K) {
+    gemm<Arch, false, true>(A, lda, B, rsb, csb, nullptr, C, ldc, M, N, K);
 }
 
 }  // namespace

@@ -41,6 +41,7 @@ Table make_table(const char* name) {
     return Table{name,
                  &matmul<Arch>,
                  &gemm<Arch>,
+                 &gemm_accumulate<Arch>,
                  gemm_fused_of<Arch>(),
                  &attention_causal<Arch>,
                  attention_causal_fused_of<Arch>(),
