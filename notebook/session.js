@@ -285,6 +285,9 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     const options = {
       ...(pyodideURL ? { indexURL: pyodideURL } : {}),
       ...(sandboxed ? { jsglobals: sandboxGlobals() } : {}),
+      // Standard input is at its end (os.read(0, n) gives b''): no one types into a worker, and Pyodide's own
+      // reader would print a stack trace of the host's for each read.
+      stdin: () => null,
       // Called once pyodide.asm.wasm is compiled, before Python starts (or its memory is put back).
       fsInit: async () => {
         if (restored) progress('Restoring Python from its snapshot…', 0.7);

@@ -28,8 +28,9 @@ class Notebook:
         linecache.cache[filename] = (len(source), None, lines, filename)
 
         out = _Output(stream)
-        stdout, stderr = sys.stdout, sys.stderr
+        stdout, stderr, stdin = sys.stdout, sys.stderr, sys.stdin
         sys.stdout = sys.stderr = out
+        sys.stdin = _NO_INPUT
         error = None
         try:
             tree = ast.parse(source, filename, "exec")
@@ -49,7 +50,7 @@ class Notebook:
         except BaseException as e:  # noqa: BLE001  (the learner's error, shown under the cell)
             error = describe(e, filename)
         finally:
-            sys.stdout, sys.stderr = stdout, stderr
+            sys.stdout, sys.stderr, sys.stdin = stdout, stderr, stdin
         return out.getvalue(), error
 
 
@@ -64,6 +65,22 @@ class _Output(io.StringIO):
         if self._stream is not None and text:
             self._stream(text)
         return super().write(text)
+
+
+class _NoInput(io.TextIOBase):
+    """A cell's stdin: no one can type into a running cell, so input() fails at once and says why."""
+
+    def readable(self):
+        return True
+
+    def readline(self, size=-1):
+        raise EOFError("nothing to read: a notebook cell cannot read typed input (input(), sys.stdin); "
+                       "give the value in the cell instead")
+
+    read = readline
+
+
+_NO_INPUT = _NoInput()
 
 
 def describe(error, filename):

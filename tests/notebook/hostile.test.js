@@ -182,6 +182,15 @@ describe('a notebook survives', () => {
     assert.equal(error.line, 4);
   });
 
+  test('input() and reads of stdin end at once: EOFError that says why, os.read(0) at the end', async () => {
+    const asked = await nb.run('name = input("Your name? ")');
+    assert.equal(asked.output, 'Your name? ');
+    assert.equal(asked.error?.type, 'EOFError');
+    assert.match(asked.error.message, /^nothing to read: a notebook cell cannot read typed input \(input\(\), sys\.stdin\)/);
+    assert.equal((await failing(nb, 'import sys\nsys.stdin.read()')).type, 'EOFError');
+    assert.deepEqual(await nb.run('import os\nos.read(0, 10)'), { output: "b''\n", error: null });
+  });
+
   test('a tensor at the size limit: MemoryError that says how much memory is held', async () => {
     const error = await failing(nb, 'import torch\nx = torch.rand(16384, 16384)');
     assert.equal(error.type, 'MemoryError');
