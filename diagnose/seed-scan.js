@@ -475,11 +475,12 @@ function viewsOf(shape, pasteShape, headWidth) {
 }
 
 /**
- * Seeds of `keys` (0..range, but `skip`) under which a modelled result can print as `paste`: for each key, the
- * targets ({ name, headWidth }) a seed of that key moves, and each seed's candidates as { key, value, name }, in
- * seed order. Targets that are not modelled are returned in `unmodelled`, to be scanned the slow way.
+ * Seeds of `keys` (0..range, or the list `values`; but `skip`) under which a modelled result can print as `paste`:
+ * for each key, the targets ({ name, headWidth }) a seed of that key moves, and each seed's candidates as
+ * { key, value, name }, in seed order. Targets that are not modelled are returned in `unmodelled`, to be scanned
+ * the slow way.
  */
-export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, skip }) {
+export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, values: list = null, skip }) {
   const marks = bounds(paste);
   const fits = (v, i) => {
     const { value, slack } = marks[i];
@@ -503,7 +504,8 @@ export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, 
     const stream = new SeedStream();
     const streams = { ...fixed, [key]: stream };
     // the other keys' streams are the settings' seeds, their words kept from one seed to the next
-    for (let value = 0; value <= range; value++) {
+    for (let i = 0; list ? i < list.length : i <= range; i++) {
+      const value = list ? list[i] : i;
       if (skip(key, value)) continue;
       stream.seed(value);
       const model = new ChapterModel(settings, inputs, streams);
