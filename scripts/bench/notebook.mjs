@@ -3,12 +3,13 @@
 //                 Pyodide and the core compiled anew; the files come from the local disk);
 //   page          the same in Chromium: the built notebook page (dist/site/notebook.html, cold cache, on the
 //                 local static host, cross-origin isolated) with one cell that is run at once, until its output
-//                 shows; median of rounds; then in the same browser `warm`, a return visit once the site's service
-//                 worker has kept the site (its files from that cache) and the notebook its snapshot of Python
-//                 (restored instead of started), and `again`, the visit after it (Chromium keeps Pyodide's compiled
+//                 shows (Python restored from the snapshot the build made, notebook-python-snapshot.gz); median of
+//                 rounds; then in the same browser `warm`, a return visit once the site's service worker has kept
+//                 the site (its files and that snapshot from its cache), and `again`, the visit after it (Chromium keeps Pyodide's compiled
 //                 WebAssembly from the first compile of a cached response on, so this one skips the compile); `afterWarmUp`, the notebook opened from the walk-through once it has warmed
 //                 it up (a fresh browser context: the walk-through's step, its warm-up done, then the notebook);
-//                 and when each loading phase began (`coldPhases`, `againPhases`, on the last round);
+//                 and when each loading phase began (`coldPhases`, `warmPhases`, `againPhases`,
+//                 `afterWarmUpPhases`, on the last round);
 //   chapter       the chapter's notebook (the transcription, when it is on this machine) run cell by cell
 //                 after a restart, once Python has loaded; median over rounds in one process.
 // Prints one JSON object on stdout.
@@ -57,6 +58,8 @@ export async function pageFirstOutputMs(rounds = 3) {
   const afterWarmUp = [];
   let phases = null;
   let againPhases = null;
+  let warmPhases = null;
+  let afterWarmUpPhases = null;
   // navigation -> the first cell's output, and the loader's reports (phase, ms since navigation)
   const firstOutput = async (page) => {
     const t0 = Date.now();
@@ -77,9 +80,12 @@ export async function pageFirstOutputMs(rounds = 3) {
       // Return visits in the same browser: the site's service worker serves the files it kept. Each visit
       // stays a few seconds (as a learner would), which gives the browser the time to keep compiled code.
       await page.waitForFunction(() => document.documentElement.dataset.offline === 'kept', null, { timeout: 120_000 });
+      // a snapshot to restore: the build's, or (a browser whose key differs from the build's) its own
       await page.waitForFunction(async () => {
-        const url = new URL('notebook-python-snapshot', location.href).href;
-        for (const cache of await caches.keys()) if (await (await caches.open(cache)).match(url)) return true;
+        const urls = ['notebook-python-snapshot.gz', 'notebook-python-snapshot'].map((name) => new URL(name, location.href).href);
+        for (const cache of await caches.keys()) {
+          for (const url of urls) if (await (await caches.open(cache)).match(url)) return true;
+        }
         return false;
       }, null, { timeout: 120_000, polling: 200 });
       for (const visits of [warm, again]) {
@@ -87,7 +93,8 @@ export async function pageFirstOutputMs(rounds = 3) {
         await page.goto('about:blank'); // a new load, not a jump within the page
         const visit = await firstOutput(page);
         visits.push(visit.ms);
-        againPhases = visit.phases;
+        if (visits === warm) warmPhases = visit.phases;
+        else againPhases = visit.phases;
       }
       await context.close();
       // The learner's way in: a step of the walk-through, read while it warms the notebook up, then the notebook.
@@ -95,7 +102,9 @@ export async function pageFirstOutputMs(rounds = 3) {
       const walkThrough = await reader.newPage();
       await walkThrough.goto(base);
       await walkThrough.waitForFunction(() => document.documentElement.dataset.notebookWarm, null, { timeout: 120_000 });
-      afterWarmUp.push((await firstOutput(walkThrough)).ms);
+      const opened = await firstOutput(walkThrough);
+      afterWarmUp.push(opened.ms);
+      afterWarmUpPhases = opened.phases;
       await reader.close();
     }
   } finally {
@@ -104,7 +113,7 @@ export async function pageFirstOutputMs(rounds = 3) {
   }
   const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
   return { ...spread(times), warm: spread(warm), again: spread(again), afterWarmUp: spread(afterWarmUp),
-    coldPhases: phases, againPhases };
+    coldPhases: phases, warmPhases, againPhases, afterWarmUpPhases };
 }
 
 // A loader report's kind: its words without the file names and numbers ("Downloading …: 3.3 MB in all…").
