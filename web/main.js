@@ -18,6 +18,7 @@ import { writeHash, writeEdit, endEdit } from './app/history.js';
 import { installDrawer } from './app/drawer.js';
 import { shownValues, showUpdated, scrollBehavior } from './app/highlight.js';
 import { warmUpNotebook } from './app/warm-up.js';
+import { showStep } from './app/patch.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -212,7 +213,7 @@ function render({ writeForm }) {
       h('p', { class: 'notice is-error', role: 'alert' }, `This step could not be drawn: ${error.message}`),
     );
   }
-  els.step.replaceChildren(article);
+  article = showStep(els.step, article); // the same step for other numbers: updated in place
   watchLedes(els.step);
   watchScrollers();
   performance.measure('page:draw-step', { start: drawStart, end: performance.now() });

@@ -1,5 +1,6 @@
 // How fast the page follows its settings (part of `npm run bench`; alone: `node scripts/bench/inputs.mjs
-// [--rounds N]`, after npm run build:site). dist/site on localhost in Chromium at 1280 x 800, at the book's
+// [--rounds N] [--sites folderA,folderB]`, after npm run build:site; --sites compares builds, e.g. one made
+// with `vite build --outDir`, their rounds alternating). dist/site on localhost in Chromium at 1280 x 800, at the book's
 // size and at 16 words x 16 dims x 16 heads (d_out 64), on the multi-head weights step (the most cells):
 //   cold      a fresh context opening a link: navigation to the step's numbers on screen ('page:first-step')
 //   keystroke one character typed into a word: the input event to the frame after the step shows it
@@ -47,34 +48,32 @@ function timeEdit([selector, edit]) {
 
 const measuresOf = (page) => page.evaluate(() => Object.fromEntries(performance.getEntriesByType('measure').filter((m) => m.name.startsWith('page:')).map((m) => [m.name.slice(5), m.duration])));
 
-async function sizeTimes(browser, base, settings, rounds) {
-  const cold = [];
-  const keystroke = [];
-  const seed = [];
-  let parts = {};
-  for (let i = 0; i < rounds; i++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript(() => localStorage.setItem('attention-lab:predictions-off', 'true'));
-    const page = await context.newPage();
-    await page.goto(base + formatHash(STEP, settings));
-    await page.waitForFunction(() => performance.getEntriesByName('page:first-step').length > 0, undefined, { timeout: 60_000 });
-    cold.push(await page.evaluate(() => performance.getEntriesByName('page:first-step')[0].startTime));
-    parts.cold = await measuresOf(page);
-    await page.waitForFunction(() => document.querySelector('.katex'), undefined, { timeout: 30_000 }).catch(() => {});
-    for (let k = 0; k < 3; k++) {
-      const typed = await page.evaluate(timeEdit, ['#token-2', 'append']);
-      keystroke.push(typed.ms);
-      parts.keystroke = typed.parts;
-    }
-    const drawn = await page.evaluate((s) => s.inputs !== 'typed', settings);
-    const seedField = drawn ? '#inputSeed' : '#seed';
-    for (let k = 0; k < 3; k++) {
-      const edited = await page.evaluate(timeEdit, [seedField, 'increment']);
-      seed.push(edited.ms);
-      parts.seed = edited.parts;
-    }
-    await context.close();
+/** One round at one size: a cold link, then 3 keystrokes and 3 seed edits, added to `into`. */
+async function sizeRound(browser, base, settings, into) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => localStorage.setItem('attention-lab:predictions-off', 'true'));
+  const page = await context.newPage();
+  await page.goto(base + formatHash(STEP, settings));
+  await page.waitForFunction(() => performance.getEntriesByName('page:first-step').length > 0, undefined, { timeout: 60_000 });
+  into.cold.push(await page.evaluate(() => performance.getEntriesByName('page:first-step')[0].startTime));
+  into.parts.cold = await measuresOf(page);
+  await page.waitForFunction(() => document.querySelector('.katex'), undefined, { timeout: 30_000 }).catch(() => {});
+  for (let k = 0; k < 3; k++) {
+    const typed = await page.evaluate(timeEdit, ['#token-2', 'append']);
+    into.keystroke.push(typed.ms);
+    into.parts.keystroke = typed.parts;
   }
+  const drawn = await page.evaluate((s) => s.inputs !== 'typed', settings);
+  const seedField = drawn ? '#inputSeed' : '#seed';
+  for (let k = 0; k < 3; k++) {
+    const edited = await page.evaluate(timeEdit, [seedField, 'increment']);
+    into.seed.push(edited.ms);
+    into.parts.seed = edited.parts;
+  }
+  await context.close();
+}
+
+function summary({ cold, keystroke, seed, parts }) {
   const rounded = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(v)]));
   return {
     coldMs: round(median(cold)),
@@ -85,29 +84,42 @@ async function sizeTimes(browser, base, settings, rounds) {
   };
 }
 
-export async function inputTimes(rounds = 3) {
-  const site = `${root}dist/site/`;
-  if (!existsSync(`${site}index.html`)) return null;
+/**
+ * The times of the built site (dist/site), or of several builds side by side (`sites`: folders): their rounds
+ * alternate, so that a comparison shares the machine's load. Returns { conditions, [size]: times } for one
+ * site, { conditions, [folder]: { [size]: times } } for several.
+ */
+export async function inputTimes(rounds = 3, sites = [`${root}dist/site/`]) {
+  if (!sites.every((site) => existsSync(`${site}/index.html`))) return null;
   let chromium;
   try {
     ({ chromium } = await import('playwright-core'));
   } catch {
     return null;
   }
-  const server = await startStaticHost({ folder: site });
+  const servers = await Promise.all(sites.map((folder) => startStaticHost({ folder })));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
-  const base = `http://localhost:${server.address().port}/course/attention/`;
-  const out = { conditions: `dist/site on localhost, Chromium 1280 x 800, step ${STEP}, median of ${rounds} cold loads and ${rounds * 3} edits` };
+  const bases = servers.map((server) => `http://localhost:${server.address().port}/course/attention/`);
+  const times = sites.map(() => Object.fromEntries(Object.keys(SIZES).map((name) => [name, { cold: [], keystroke: [], seed: [], parts: {} }])));
   try {
-    for (const [name, settings] of Object.entries(SIZES)) out[name] = await sizeTimes(browser, base, settings, rounds);
+    for (let i = 0; i < rounds; i++) {
+      for (const [name, settings] of Object.entries(SIZES)) {
+        for (const [s, base] of bases.entries()) await sizeRound(browser, base, settings, times[s][name]);
+      }
+    }
   } finally {
     await browser.close();
-    await new Promise((done) => server.close(done));
+    await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
   }
-  return out;
+  const conditions = `Chromium 1280 x 800 on localhost, step ${STEP}, median of ${rounds} cold loads and ${rounds * 3} edits` +
+    `${sites.length > 1 ? ', the builds’ rounds alternating' : ', dist/site'}`;
+  const sized = (t) => Object.fromEntries(Object.entries(t).map(([name, into]) => [name, summary(into)]));
+  if (sites.length === 1) return { conditions, ...sized(times[0]) };
+  return { conditions, ...Object.fromEntries(sites.map((site, s) => [site, sized(times[s])])) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const i = process.argv.indexOf('--rounds');
-  console.log(JSON.stringify(await inputTimes(i > 0 ? Number(process.argv[i + 1]) : 3), null, 1));
+  const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+  const sites = option('--sites')?.split(',');
+  console.log(JSON.stringify(await inputTimes(Number(option('--rounds') ?? 3), sites), null, 1));
 }

@@ -21,10 +21,8 @@ export function showUpdated(before, { step, settings, nav, drawerOpen }) {
     (el) => before.has(el.dataset.tensor) && before.get(el.dataset.tensor) !== el.dataset.values,
   );
   for (const el of changed) {
-    if (el.classList.contains('is-updated')) {
-      el.classList.remove('is-updated');
-      void el.offsetWidth; // restart the animation of a tensor that was outlined already
-    }
+    // a tensor outlined already (updated in place, app/patch.js) starts its outline again, without a layout
+    if (el.classList.contains('is-updated')) for (const outline of el.getAnimations()) outline.currentTime = 0;
     el.classList.add('is-updated');
   }
   if (changed.length) requestAnimationFrame(() => bringIntoView(changed, { step, settings, nav, drawerOpen }));

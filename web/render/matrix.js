@@ -284,19 +284,18 @@ function headRow(result, scale, b, book, texts) {
     h('button', { type: 'button', class: 'head-pick', 'aria-pressed': String(hd === picked), 'data-head': String(hd) },
       miniMap(result, scale, [b, hd]), h('span', {}, `head ${hd}`)),
   );
-  let shown = box(picked);
   const picker = h('div', { class: 'head-picker', role: 'group', 'aria-label': `batch ${b}: ${heads} heads, pick one to see its numbers` }, ...picks);
-  picker.addEventListener('click', (e) => {
+  // A handler property, not a listener, and the nodes found from the event: when an edit updates this figure in
+  // place (app/patch.js), the kept picker takes the new drawing's handler, with the new numbers.
+  picker.onclick = (e) => {
     const pick = e.target instanceof Element ? e.target.closest('.head-pick') : null;
     if (!pick) return;
     const hd = Number(pick.dataset.head);
     chosenHead.set(result.name, hd);
-    picks.forEach((p, i) => p.setAttribute('aria-pressed', String(i === hd)));
-    const next = box(hd);
-    shown.replaceWith(next);
-    shown = next;
-  });
-  return h('div', { class: 'head-row is-picked', 'data-batch': String(b) }, picker, shown);
+    for (const p of e.currentTarget.querySelectorAll('.head-pick')) p.setAttribute('aria-pressed', String(p === pick));
+    e.currentTarget.nextElementSibling.replaceWith(box(hd));
+  };
+  return h('div', { class: 'head-row is-picked', 'data-batch': String(b) }, picker, box(picked));
 }
 
 /**
@@ -471,11 +470,11 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
   const cut = h('div', { class: 'columns-cut' },
     h('p', {}, `Only columns 0–${nCols - 1} of ${allCols.toLocaleString('en')} are drawn. `), drawAll);
   const whole = h('div', { class: 'matrix-cut' }, box, cut);
-  drawAll.addEventListener('click', () => {
+  drawAll.onclick = (e) => { // a property, as the head picker's
     const full = matrixBox(result, scale, lead, caption, book, texts, true);
-    whole.replaceWith(full);
+    e.currentTarget.closest('.matrix-cut').replaceWith(full);
     full.querySelector('td.cell')?.focus();
-  });
+  };
   return whole;
 }
 
@@ -487,6 +486,12 @@ const overflowWatch = typeof ResizeObserver === 'function'
     seen.filter((e) => e.target.isConnected).map((e) => overflowOf(e.target)).forEach(showOverflow);
   })
   : null;
+
+/** Checks a box again once the browser has laid it out: a table updated in place (app/patch.js) may have other columns or names. */
+export function recheckOverflow(box) {
+  overflowWatch?.unobserve(box);
+  overflowWatch?.observe(box); // observing reports the box's size once, after the next layout
+}
 
 /** What a box's edges and cue should show (read from the layout; every read before any write). */
 function overflowOf(box) {
@@ -576,11 +581,11 @@ function renderBook(result, ctx, cells, figure, live) {
     const on = figure.classList.contains('show-book');
     const toggle = h('button', { type: 'button', class: 'button quiet small book-toggle', 'aria-pressed': String(on) },
       'The book’s numbers in the cells');
-    toggle.addEventListener('click', () => {
-      const shown = figure.classList.toggle('show-book');
-      toggle.setAttribute('aria-pressed', String(shown));
+    toggle.onclick = (e) => { // a property, as the head picker's
+      const shown = e.currentTarget.closest('figure.result').classList.toggle('show-book');
+      e.currentTarget.setAttribute('aria-pressed', String(shown));
       ctx.onBookToggle?.(key, shown);
-    });
+    };
     box.append(toggle);
   }
   // the live printout (the core's str(tensor)) beside the book's, both always shown
