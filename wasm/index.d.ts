@@ -500,6 +500,9 @@ export interface Torch {
   readonly flavour: Flavour;
   /** How many threads its large products and the fast path's attention run on (1 but in 'simd-threads'). */
   readonly threads: number;
+  /** torch.set_num_threads: in 'simd-threads' 1 to the threads it was loaded with (the same bits on any number),
+   * only 1 elsewhere. */
+  setNumThreads(threads: number): void;
   readonly AttentionError: typeof AttentionError;
   readonly Tensor: typeof Tensor;
   /** The op table the Tensor methods and the torch functions are made from. */

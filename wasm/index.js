@@ -70,12 +70,13 @@ export async function loadAttention(options = {}) {
   }
   const build = FLAVOURS[flavour];
   if (!build) throw new AttentionError(LEFT_OUT[flavour] ?? `loadAttention: the ${flavour} build is not part of this edition`);
-  // The binary is fetched and compiled while the Emscripten script loads, not after it.
-  const compiled = compileWasm(build.wasm);
+  // The binary is fetched and compiled while the Emscripten script loads, not after it (or was compiled
+  // before this module ran: the single file's build.compiled).
+  const compiled = build.compiled?.() ?? compileWasm(build.wasm);
   if (flavour !== 'simd-threads') {
     const { default: create } = await build.script();
     const wasm = await instantiate(create, compiled);
-    return Object.assign(makeApi(wasm, flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar'), { flavour, threads: 1 });
+    return withThreads(makeApi(wasm, flavour === 'simd' ? 'wasm-simd128' : 'wasm-scalar'), wasm, flavour, 1);
   }
   const count = threads ?? (await machineThreads());
   const [{ default: create }, workers] = await Promise.all([
@@ -93,7 +94,34 @@ export async function loadAttention(options = {}) {
   workers?.release(); // every worker has started: Node may exit while they wait for work
   followGrowth(wasm, memory);
   wasm.setNumThreads(count);
-  return Object.assign(makeApi(wasm, 'wasm-simd128'), { flavour, threads: wasm.numThreads() });
+  return withThreads(makeApi(wasm, 'wasm-simd128'), wasm, flavour, wasm.numThreads());
+}
+
+/**
+ * torch.flavour, torch.threads (the count in use) and torch.setNumThreads(n), PyTorch's torch.set_num_threads:
+ * a page can time one module on 1 to n threads (the bits do not change). No more than the module was loaded
+ * with: those have their workers (a worker started later would keep Node from exiting).
+ */
+function withThreads(api, wasm, flavour, loaded) {
+  const threaded = flavour === 'simd-threads';
+  Object.defineProperties(api, {
+    flavour: { value: flavour, enumerable: true },
+    threads: { get: () => (threaded ? wasm.numThreads() : 1), enumerable: true },
+  });
+  api.setNumThreads = (threads) => {
+    if (!(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
+      throw new AttentionError(`setNumThreads: threads must be an integer from 1 to ${MAX_THREADS}, got ${describe(threads)}`);
+    }
+    if (threads > 1 && !threaded) {
+      throw new AttentionError(`setNumThreads: ${threads} threads need the 'simd-threads' flavour, and this is '${flavour}'`);
+    }
+    if (threads > loaded) {
+      throw new AttentionError(`setNumThreads: this module was loaded with ${loaded} threads, so ${threads} is too many ` +
+        '(loadAttention({ threads }) sets the most)');
+    }
+    if (threaded) wasm.setNumThreads(threads);
+  };
+  return api;
 }
 
 // The heap views api/ reads (HEAP32, HEAPF32…) made afresh whenever the shared memory has grown: a thread

@@ -59,6 +59,27 @@ describe('simd-threads', () => {
     assert.equal((await loadAttention({ flavour: 'simd', threads: 1 })).threads, 1);
   });
 
+  test('setNumThreads changes the count of a loaded module, the bits stay; the one-thread flavours take only 1', async () => {
+    const torch = await loadAttention({ flavour: 'simd-threads', threads: 3 });
+    torch.setNumThreads(2);
+    assert.equal(torch.threads, 2);
+    assert.deepEqual(results(torch).fast, simd.fast);
+    torch.setNumThreads(1);
+    assert.equal(torch.threads, 1);
+    for (const [threads, shown] of [[0, '0'], [257, '257'], [2.5, '2.5'], ['2', "'2'"]]) {
+      assert.throws(() => torch.setNumThreads(threads), (e) => e instanceof AttentionError &&
+        e.message === `setNumThreads: threads must be an integer from 1 to 256, got ${shown}`);
+    }
+    assert.throws(() => torch.setNumThreads(4), (e) => e instanceof AttentionError && e.message ===
+      'setNumThreads: this module was loaded with 3 threads, so 4 is too many (loadAttention({ threads }) sets the most)');
+    assert.equal(torch.threads, 1, 'a refused count changes nothing');
+    const one = await loadAttention({ flavour: 'simd' });
+    one.setNumThreads(1);
+    assert.throws(() => one.setNumThreads(2), (e) => e instanceof AttentionError &&
+      e.message === "setNumThreads: 2 threads need the 'simd-threads' flavour, and this is 'simd'");
+    assert.equal(one.threads, 1);
+  });
+
   test('bad thread counts are refused, naming the value', async () => {
     for (const [threads, shown] of [[0, '0'], [-2, '-2'], [1.5, '1.5'], [257, '257'], [NaN, 'NaN'], ['4', "'4'"], [true, 'boolean']]) {
       await assert.rejects(loadAttention({ threads }), (e) => e instanceof AttentionError &&
