@@ -10,10 +10,13 @@ import { createHash } from 'node:crypto';
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+// A Content-Security-Policy source allowing an inline script or style with exactly this text.
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 // KaTeX faces the page's formulas use (tests/e2e/publish.test.js checks every typeset glyph has its face);
 // the others, and the woff/ttf copies every current browser skips for woff2, stay out of the build.
@@ -167,16 +170,17 @@ function sitePolicy() {
 }
 
 /**
- * The walk-through's boot.js tag names the core's builds (data-preload-<flavour>: its Emscripten script,
- * then its .wasm), so that boot.js starts fetching the one the page will pick alongside the page's own module,
- * not a round trip after it; and it moves to the end of the head.
+ * The walk-through's boot script inlined as the first thing after its policy (which allows it by its hash), its
+ * tag naming the core's builds (data-preload-<flavour>: its Emscripten script, then its .wasm): it starts
+ * fetching the one the page will pick as the HTML's first bytes are parsed, beside the page's module and its
+ * chunks, instead of a request (boot.js) and a round trip later. The other pages keep boot.js as a file.
  */
 function corePreloads() {
   return {
     name: 'attention:core-preloads',
     apply: 'build',
     transformIndexHtml: {
-      order: 'post', // the bundle's file names are known
+      order: 'post', // the bundle's file names are known, the policy is in the page
       handler(html, { filename, bundle }) {
         if (!filename.endsWith('/index.html') || !bundle) return html;
         const flavours = {};
@@ -195,18 +199,27 @@ function corePreloads() {
         const tag = /\s*<script\s+src="\.\/boot\.js"([^>]*)><\/script>/;
         const boot = tag.exec(html);
         if (!boot) throw new Error('core-preloads: index.html has no boot.js tag');
+        const policy = /(<meta http-equiv="Content-Security-Policy" content="[^"]*script-src 'self')([^"]*"[^>]*>)/;
+        if (!policy.test(html)) throw new Error('core-preloads: index.html has no policy with script-src');
         const preloads = complete.map(([name, f]) => ` data-preload-${name}="${f.mjs} ${f.wasm}"`).join('');
-        // Last in the head: a classic script stops the parser until it has come, and Chromium requests the page's
-        // module, its chunks and stylesheet only once the parser reaches them. It still runs before the module.
-        return html.replace(tag, '').replace('</head>', `  <script src="./boot.js"${preloads}${boot[1]}></script>\n  </head>`);
+        const attributes = boot[1].replace(/\s+/g, ' ').trimEnd();
+        const source = `\n${readFileSync(here('web/public/boot.js'), 'utf8')}`;
+        return html
+          .replace(tag, '')
+          .replace(policy, (_, start, end) => `${start} ${sha256(source)}${end}\n    <script${preloads}${attributes}>${source}</script>`);
       },
     },
   };
 }
 
-/** The single file: boot.js and the icon inlined, the edition marked (the bench and notebook links hide). */
+/**
+ * The single file: boot.js and the icon inlined, the edition marked (the bench and notebook links hide), and
+ * the SIMD .wasm gzipped on the boot script's tag (data-core-gzip, base64), which compiles it while the page's
+ * module is parsed (wasm/flavours-simd-only.js takes it from there).
+ */
 function singleFileEdition() {
   const boot = readFileSync(here('web/public/boot.js'), 'utf8');
+  const core = () => gzipSync(readFileSync(here('wasm/dist/attention-simd.wasm')), { level: 9 }).toString('base64');
   const icon = `data:image/svg+xml;base64,${readFileSync(here('web/public/favicon.svg')).toString('base64')}`;
   return {
     name: 'attention:single-file-edition',
@@ -222,14 +235,13 @@ function singleFileEdition() {
       html
         .replace('<html lang="en">', '<html lang="en" data-edition="single-file">')
         .replace('href="/favicon.svg"', `href="${icon}"`)
-        .replace(/<script\s+src="\.\/boot\.js"\s+vite-ignore([^>]*)><\/script>/, (_, attributes) => `<script${attributes}>\n${boot}</script>`),
+        .replace(/<script\s+src="\.\/boot\.js"\s+vite-ignore([^>]*)><\/script>/, (_, attributes) => `<script data-core-gzip="${core()}"${attributes}>\n${boot}</script>`),
     },
   };
 }
 
 /** After inlining: a policy that allows exactly the inline scripts and styles, by their SHA-256. */
 function hashedPolicy() {
-  const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
   return {
     name: 'attention:hashed-csp',
     enforce: 'post',

@@ -1,9 +1,12 @@
 // What the single-file page carries in place of flavours.js (vite.config.js swaps it in): the SIMD build
-// only, which every current browser runs, so the file stays small.
+// only, which every current browser runs, so the file stays small; its .wasm is not bundled but inlined on
+// the boot script's tag.
 export const FLAVOURS = {
   simd: {
     script: () => import('./dist/attention-simd.mjs'),
-    wasm: new URL('./dist/attention-simd.wasm', import.meta.url),
+    // compiled by the page's boot script from the gzipped bytes the build writes on its tag (vite.config.js),
+    // while this module is still being parsed
+    compiled: () => globalThis.bootCore ?? Promise.reject(new Error('the page’s inlined WebAssembly is missing')),
   },
 };
 

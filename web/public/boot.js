@@ -3,13 +3,16 @@
 // <script> tag names the element for the message (data-host), the message's title (data-title) and what to
 // say when a script cannot be loaded (data-load-error). Messages are set as text.
 //
-// It also starts fetching the WebAssembly build the page will pick, with its Emscripten script, at once:
-// the page's module asks for them only once it has loaded and run, a round trip later. The build writes
-// their addresses on the tag (data-preload-<flavour>: the script, then the .wasm); the page's fetch() and
-// import() then take the preloaded responses.
+// It also starts on the WebAssembly build the page will pick at once, as the HTML's first bytes are read:
+// the page's module asks for it only once it has loaded and run. On the site the build writes the addresses
+// of its builds on the tag (data-preload-<flavour>: the Emscripten script, then the .wasm), fetched here so
+// that the page's fetch() and import() take the preloaded responses. In the single file the tag carries the
+// SIMD .wasm itself, gzipped (data-core-gzip), compiled here by streaming while the page's module is parsed.
 (function () {
   var script = document.currentScript;
+  var simd = typeof WebAssembly === 'object' && WebAssembly.validate(simdProbe());
   preloadCore(script);
+  compileInlinedCore(script);
   var hostId = script.getAttribute('data-host');
   var heading = script.getAttribute('data-title');
   var loadError = script.getAttribute('data-load-error') || 'The page’s scripts could not be loaded.';
@@ -46,14 +49,18 @@
     true,
   );
 
-  function preloadCore(script) {
-    if (typeof WebAssembly !== 'object' || !script.getAttribute('data-preload-scalar')) return;
-    // wasm/index.js's default in a page, made the same way: its SIMD probe, (module (func (result v128)
-    // i32.const 0 i8x16.splat i8x16.popcnt)); the threaded build only when a thread count is asked for
-    var probe = new Uint8Array([
+  // wasm/index.js's SIMD probe: (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt))
+  function simdProbe() {
+    return new Uint8Array([
       0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
     ]);
-    var flavour = WebAssembly.validate(probe) ? 'simd' : 'scalar';
+  }
+
+  function preloadCore(script) {
+    if (typeof WebAssembly !== 'object' || !script.getAttribute('data-preload-scalar')) return;
+    // wasm/index.js's default in a page: SIMD where the probe validates; the threaded build only when a
+    // thread count is asked for
+    var flavour = simd ? 'simd' : 'scalar';
     var files = (script.getAttribute('data-preload-' + flavour) || '').split(' ');
     if (files.length !== 2) return;
     var wasm = document.createElement('link');
@@ -65,5 +72,33 @@
     module.rel = 'modulepreload';
     module.href = files[0];
     document.head.append(wasm, module);
+  }
+
+  // The single file's core (the loader takes window.bootCore: wasm/flavours-simd-only.js). gzip + base64 is
+  // the smallest form of the bytes an HTML file can hold that the browser unpacks natively (155 KB of base64
+  // against 600 KB for the raw bytes'); compileStreaming compiles them as they are inflated, off this thread.
+  function compileInlinedCore(script) {
+    var packed = script.getAttribute('data-core-gzip');
+    if (!packed || !simd) return; // without SIMD the loader says what to do instead
+    script.removeAttribute('data-core-gzip'); // the page's copy of the text is not needed again
+    var compiled;
+    if (typeof DecompressionStream !== 'function' || typeof Response !== 'function') {
+      compiled = Promise.reject(new Error('this browser cannot unpack the page’s inlined WebAssembly (it has no ' +
+        'DecompressionStream): update it (Chrome 80, Firefox 113, Safari 16.4 and later), or open the published site'));
+    } else {
+      var bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(packed) : Uint8Array.from(atob(packed), function (c) {
+        return c.charCodeAt(0);
+      });
+      var wasm = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')), {
+        headers: { 'Content-Type': 'application/wasm' },
+      });
+      compiled = WebAssembly.compileStreaming
+        ? WebAssembly.compileStreaming(wasm)
+        : wasm.arrayBuffer().then(function (buffer) {
+            return WebAssembly.compile(buffer);
+          });
+    }
+    compiled.catch(function () {}); // reported by the loader, which takes it (not as an unhandled rejection now)
+    window.bootCore = compiled;
   }
 })();
