@@ -1,5 +1,6 @@
 // The built site's load time on a classroom network (part of `npm run bench`; alone:
-// `node scripts/bench/site.mjs [--rounds N]`, after npm run build:site). dist/site on a plain static host that
+// `node scripts/bench/site.mjs [--rounds N] [--build DIR] [--baseline DIR]`, after npm run build:site; --build
+// measures another dist/-like folder (site/, attention-lab.html), --baseline one more in the same rounds). dist/site on a plain static host that
 // gzips (scripts/static-host.mjs, under a sub-path), opened in Chromium with its network emulation at 100 ms
 // latency and 10 Mbit/s both ways, cache disabled, a fresh context each load: the time from navigation to the
 // first numbers on screen (the page's performance mark 'page:first-step'), the requests made before them and
@@ -124,56 +125,46 @@ function writeSingleFloor(file, size) {
   writeFileSync(file, head + blob + ' '.repeat(size - head.length - tail.length - blobLength) + tail);
 }
 
-export async function siteTimes(rounds = 3) {
-  const site = `${root}dist/site/`;
-  const singleFile = `${root}dist/attention-lab.html`;
-  if (!existsSync(`${site}index.html`)) return null;
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch {
-    return null;
+/** One build's loads (a dist/-like folder: site/ and attention-lab.html), its floors written into `floors`. */
+function edition(folder, floors) {
+  return { site: join(folder, 'site/'), singleFile: join(folder, 'attention-lab.html'), floors, loads: {
+    classroom: [], floor: [], local: [], single: [], singleFloor: [] } };
+}
+
+/** Starts its hosts and writes its floors (sized from one unmeasured load of the site). */
+async function prepare(browser, build) {
+  build.server = await startStaticHost({ folder: build.site, prefix: PREFIX });
+  build.floorServer = await startStaticHost({ folder: build.floors, prefix: PREFIX });
+  build.url = `http://localhost:${build.server.address().port}${PREFIX}`;
+  build.floorUrl = `http://localhost:${build.floorServer.address().port}${PREFIX}`;
+  build.singleFloor = join(build.floors, 'single-floor.html');
+  // the floor carries what the site transferred before its first numbers on a first (unmeasured) load
+  const sizing = await load(browser, build.url, { throttle: true });
+  writeSiteFloor(build.floors, sizing.bytes);
+  // one load of the floor tells what its headers really count; written again with that
+  const headers = 2 * 300 + (await load(browser, build.floorUrl, { throttle: true })).bytes - sizing.bytes;
+  writeSiteFloor(build.floors, sizing.bytes, headers);
+  if (existsSync(build.singleFile)) writeSingleFloor(build.singleFloor, statSync(build.singleFile).size);
+}
+
+/** One round: the site and its floor (classroom network), the site on localhost, the single file and its floor. */
+async function round(browser, build) {
+  const { loads } = build;
+  loads.classroom.push(await load(browser, build.url, { throttle: true }));
+  loads.floor.push(await load(browser, build.floorUrl, { throttle: true }));
+  loads.local.push(await load(browser, build.url, { throttle: false }));
+  if (existsSync(build.singleFile)) {
+    loads.single.push(await load(browser, `file://${build.singleFile}`, { throttle: false }));
+    loads.singleFloor.push(await load(browser, `file://${build.singleFloor}`, { throttle: false }));
   }
-  const floors = mkdtempSync(join(tmpdir(), 'attention-floor-'));
-  const server = await startStaticHost({ folder: site, prefix: PREFIX });
-  const floorServer = await startStaticHost({ folder: floors, prefix: PREFIX });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
-    '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  const url = `http://localhost:${server.address().port}${PREFIX}`;
-  const floorUrl = `http://localhost:${floorServer.address().port}${PREFIX}`;
-  const singleFloor = join(floors, 'single-floor.html');
-  const classroom = [];
-  const floor = [];
-  const local = [];
-  const single = [];
-  const singleFloorLoads = [];
-  try {
-    // the floor carries what the site transferred before its first numbers on a first (unmeasured) load
-    const sizing = await load(browser, url, { throttle: true });
-    writeSiteFloor(floors, sizing.bytes);
-    // one load of the floor tells what its headers really count; written again with that
-    const headers = 2 * 300 + (await load(browser, floorUrl, { throttle: true })).bytes - sizing.bytes;
-    writeSiteFloor(floors, sizing.bytes, headers);
-    if (existsSync(singleFile)) writeSingleFloor(singleFloor, statSync(singleFile).size);
-    for (let i = 0; i < rounds; i++) {
-      classroom.push(await load(browser, url, { throttle: true }));
-      floor.push(await load(browser, floorUrl, { throttle: true }));
-      local.push(await load(browser, url, { throttle: false }));
-      if (existsSync(singleFile)) {
-        single.push(await load(browser, `file://${singleFile}`, { throttle: false }));
-        singleFloorLoads.push(await load(browser, `file://${singleFloor}`, { throttle: false }));
-      }
-    }
-  } finally {
-    await browser.close();
-    await new Promise((done) => server.close(done));
-    await new Promise((done) => floorServer.close(done));
-    rmSync(floors, { recursive: true, force: true });
-  }
+}
+
+function summary({ loads, singleFile }) {
+  const { classroom, floor, local, single, singleFloor } = loads;
   const firstNumbersMs = stats(classroom.map((l) => l.ms));
   const floorMs = stats(floor.map((l) => l.ms));
   const singleFileFirstNumbersMs = single.length ? stats(single.map((l) => l.ms)) : null;
-  const singleFloorMs = single.length ? stats(singleFloorLoads.map((l) => l.ms)) : null;
+  const singleFloorMs = single.length ? stats(singleFloor.map((l) => l.ms)) : null;
   const middle = classroom.find((l) => l.ms === firstNumbersMs.median);
   return {
     network: '100 ms latency, 10 Mbit/s, cache disabled, gzip',
@@ -192,7 +183,42 @@ export async function siteTimes(rounds = 3) {
   };
 }
 
+/**
+ * dist/'s load times beside their floors; with `baseline` (a copy of an earlier dist/), that build's too,
+ * loaded in the same rounds (each round: this build, then the baseline), so that a change is measured under
+ * the same load.
+ */
+export async function siteTimes(rounds = 3, { build = `${root}dist`, baseline = null } = {}) {
+  if (!existsSync(join(build, 'site/index.html'))) return null;
+  let chromium;
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch {
+    return null;
+  }
+  const builds = [edition(build, mkdtempSync(join(tmpdir(), 'attention-floor-')))];
+  if (baseline) builds.push(edition(baseline, mkdtempSync(join(tmpdir(), 'attention-floor-'))));
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
+    '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  try {
+    for (const each of builds) await prepare(browser, each);
+    for (let i = 0; i < rounds; i++) for (const each of builds) await round(browser, each);
+  } finally {
+    await browser.close();
+    for (const each of builds) {
+      for (const server of [each.server, each.floorServer]) if (server) await new Promise((done) => server.close(done));
+      rmSync(each.floors, { recursive: true, force: true });
+    }
+  }
+  const result = summary(builds[0]);
+  if (baseline) result.baseline = { folder: baseline, ...summary(builds[1]) };
+  return result;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const i = process.argv.indexOf('--rounds');
-  console.log(JSON.stringify(await siteTimes(i > 0 ? Number(process.argv[i + 1]) : 3), null, 1));
+  const option = (name) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  console.log(JSON.stringify(await siteTimes(Number(option('rounds') ?? 3), { build: option('build'), baseline: option('baseline') }), null, 1));
 }
