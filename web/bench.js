@@ -10,6 +10,7 @@ import { h, showStartFailure } from './render/dom.js';
 import { wasmPeak } from './peak.js';
 import { loadAttention } from '../wasm/index.js';
 import { setUpReplay } from './bench/replay.js';
+import { loadPageTorch, setUpThreads, threadsText } from './bench/threads.js';
 
 const T = 1024;
 const D = 768;
@@ -55,6 +56,7 @@ const els = {
   replay: {
     quick: $('replay-quick'),
     notebook: $('replay-notebook'),
+    stop: $('replay-stop'),
     quickSize: $('replay-quick-size'),
     notebookSize: $('replay-notebook-size'),
     progress: $('replay-progress'),
@@ -63,10 +65,22 @@ const els = {
     tableBody: $('replay-body'),
     sizeLine: $('replay-size-line'),
   },
+  threads: {
+    select: $('threads'),
+    run: $('threads-run'),
+    enable: $('threads-enable'),
+    availability: $('threads-availability'),
+    progress: $('threads-progress'),
+    table: $('threads-table'),
+    caption: $('threads-caption'),
+    body: $('threads-body'),
+    summary: $('threads-summary'),
+  },
 };
 
 const state = {
   torch: null,
+  threadsControl: null, // web/bench/threads.js's controls
   mha: null,
   x: null,
   firstMs: null, // the first forward since the page loaded (code it first runs may be in V8's baseline tier)
@@ -80,15 +94,15 @@ const params = new URLSearchParams(location.search);
 boot();
 
 async function boot() {
+  let reason;
   try {
-    state.torch = await loadAttention();
+    ({ torch: state.torch, reason } = await loadPageTorch(loadAttention));
   } catch (error) {
     return fatal('The WebAssembly module could not be loaded, so nothing can be computed.', error);
   }
   const { torch } = state;
-  els.backend.textContent = torch.backend === 'wasm-simd128' ? 'WebAssembly · SIMD' : 'WebAssembly · scalar';
-  els.backend.title = `torch.backend: ${torch.backend}`;
   els.backend.dataset.backend = torch.backend;
+  els.backend.dataset.flavour = torch.flavour;
 
   // Let "Loading…" paint before the model's weights and x are drawn (a blocking fraction of a second).
   await nextFrame();
@@ -109,6 +123,14 @@ async function boot() {
   if (Number.isInteger(runs) && runs >= RUNS_MIN && runs <= RUNS_MAX) els.runs.value = String(runs);
 
   wireEvents();
+  // ?threads-tokens=N (1 to 1024) times the threads on the first N tokens: a short check
+  const asked = Number(params.get('threads-tokens'));
+  const tokens = Number.isInteger(asked) && asked >= 1 && asked < T ? asked : T;
+  const threadsX = tokens === T ? state.x : state.x.slice(1, 0, tokens).contiguous();
+  state.threadsControl = setUpThreads(els.threads, {
+    torch, reason, forward: () => state.mha.forward(threadsX), tokens, runs: readRuns, nextFrame, isBusy: () => state.running,
+    setBusy, onThreads: showBackend,
+  }, params);
   // the replay's instances: one thread, the page's kernels (SIMD or scalar)
   const newTorch = () => loadAttention({ flavour: torch.backend === 'wasm-scalar' ? 'scalar' : 'simd' });
   setUpReplay(els.replay, { newTorch, nextFrame, isBusy: () => state.running, setBusy, beforeFirstRun: takeFirstCall }, params);
@@ -117,9 +139,19 @@ async function boot() {
   els.replay.quick.disabled = false;
   els.replay.notebook.disabled = false;
   els.head.disabled = false;
+  state.threadsControl.setBusy(false);
   els.status.removeAttribute('aria-busy');
   els.status.replaceChildren();
   document.documentElement.dataset.ready = 'true';
+}
+
+/** The build and the threads the page's forwards run on, in the header. */
+function showBackend(threads) {
+  const { torch } = state;
+  const kernels = torch.backend === 'wasm-simd128' ? 'SIMD' : 'scalar';
+  els.backend.textContent = `WebAssembly · ${kernels} · ${threadsText(threads)}`;
+  els.backend.title = `torch.backend: ${torch.backend}, torch.flavour: ${torch.flavour}, torch.threads: ${threads}`;
+  els.backend.dataset.threads = String(threads);
 }
 
 function fatal(message, error) {
@@ -213,17 +245,21 @@ async function measurePeak() {
   return Math.max(peakProbe(), peakProbe(), peakProbe());
 }
 
+/** The median's share of the peak: of one thread's peak times the threads the forwards ran on. */
 function showPeak(peakGflops, medianMs) {
-  const percent = (100 * gflops(medianMs)) / peakGflops;
+  const threads = state.torch.threads;
+  const percent = (100 * gflops(medianMs)) / (peakGflops * threads);
   els.peak.dataset.gflops = String(peakGflops);
   els.peak.dataset.percent = String(percent);
+  els.peak.dataset.threads = String(threads);
   els.peak.replaceChildren(
-    'This browser’s WebAssembly SIMD peak, measured just now: ',
+    'This browser’s WebAssembly SIMD peak on one thread, measured just now: ',
     h('strong', {}, `${peakGflops.toFixed(1)} GFLOP/s`),
     ' (a loop of nothing but 4-lane multiplies and adds, the arithmetic of every product here). The median ' +
-      'forward runs at ',
+      `forward${threads > 1 ? `, on ${threadsText(threads)}, ` : ' '}runs at `,
     h('strong', {}, `${percent.toFixed(0)}%`),
-    ' of it, copying and the softmax’s exponentials included.',
+    threads > 1 ? ` of ${threads} times it,` : ' of it,',
+    ' copying and the softmax’s exponentials included.',
   );
 }
 
@@ -236,6 +272,7 @@ function setBusy(running) {
   els.replay.notebook.disabled = running;
   els.runs.disabled = running;
   els.head.disabled = running; // drawing a map between forwards would share their time
+  state.threadsControl?.setBusy(running);
 }
 
 function setRunning(running) {

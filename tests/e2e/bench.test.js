@@ -2,13 +2,16 @@
 // in detail), the bonus replay (every way of web/bench/variants.js equal to the chapter's class and timed, at
 // a short ?replay-tokens= to keep it seconds) and one head's attention map. The times
 // appear and are positive; the map is drawn (a coloured lower triangle, a masked upper one); the weight read
-// by pointing at a cell is the one the same API computes in Node; the keyboard moves the cell; a missing
-// WebAssembly file gives a clear message; axe-core, console errors and a 390 px phone.
+// by pointing at a cell is the one the same API computes in Node; the keyboard moves the cell; the threads
+// (the threaded build on the isolated host, each count timed with 1 thread's bits; on a host without headers
+// the reason, and the service worker's reload onto every core); a missing WebAssembly file gives a clear
+// message; axe-core, console errors and a 390 px phone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadAttention } from '../../wasm/index.js';
-import { artifacts, assertNoProblems, closePage, newPage, root, setup } from './harness.mjs';
+import { startStaticHost } from '../../scripts/static-host.mjs';
+import { SUB_PATH, artifacts, assertNoProblems, closePage, newPage, root, setup, site } from './harness.mjs';
 
 const T = 1024;
 let env;
@@ -61,6 +64,12 @@ async function replayOnce(page, which = 'quick') {
   }, which, { timeout: 120_000 });
 }
 
+/** Clicks the threads' button and waits for every count up to the one chosen. */
+async function timeThreads(page) {
+  await page.click('#threads-run');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('threads-table').dataset.state), undefined, { timeout: 60_000 });
+}
+
 /** What the replay shows per way: its card's figures and its table row's cells. */
 const replayShown = (page) =>
   page.evaluate(() => ({
@@ -98,7 +107,7 @@ const formatWeight = (v) => (v === 0 ? '0' : String(Number(v.toPrecision(4))));
 test('Run times the forward: a first call apart, then the warm runs, all positive, with GFLOP/s', async () => {
   const page = await newPage(env.browser);
   await openBench(page);
-  assert.match(await page.textContent('#backend'), /^WebAssembly · (SIMD|scalar)$/);
+  assert.match(await page.textContent('#backend'), /^WebAssembly · (SIMD|scalar) · \d+ threads?$/);
   assert.equal(await page.inputValue('#runs'), '1', '?runs=1 sets the warm runs');
   await runOnce(page);
   const shown = await page.evaluate(() => {
@@ -127,12 +136,79 @@ test('Run times the forward: a first call apart, then the warm runs, all positiv
   assert.equal(shown.runDisabled, false, 'Run is enabled again');
   assert.ok(shown.flop, 'the page states the FLOP count');
   // the SIMD peak measured after the runs, and the median's share of it (GFLOP/s over peak, as shown)
-  const peak = Number(shown.peak.gflops), percent = Number(shown.peak.percent);
+  const peak = Number(shown.peak.gflops), percent = Number(shown.peak.percent), threads = Number(shown.peak.threads);
   assert.ok(peak > 0, `peak ${peak} GFLOP/s`);
-  assert.ok(Math.abs(percent - (100 * 6.444023808e9) / shown.median.ms / 1e6 / peak) < 1e-6, `${percent}%`);
+  // of one thread's peak times the threads the forward ran on
+  assert.ok(Math.abs(percent - (100 * 6.444023808e9) / shown.median.ms / 1e6 / (peak * threads)) < 1e-6, `${percent}%`);
   assert.match(shown.peak.text, new RegExp(`${peak.toFixed(1)} GFLOP/s.*${percent.toFixed(0)}%`));
   assertNoProblems(page);
   await closePage(page);
+});
+
+test('threads: the isolated host runs the threaded build on every core; each count is timed with 1 thread’s bits', async () => {
+  const page = await newPage(env.browser);
+  await openBench(page, '?runs=1&threads-tokens=64');
+  const cores = await page.evaluate(() => Math.min(navigator.hardwareConcurrency, 256));
+  const shown = await page.evaluate(() => ({
+    isolated: crossOriginIsolated,
+    flavour: document.getElementById('backend').dataset.flavour,
+    backend: document.getElementById('backend').textContent,
+    options: [...document.querySelectorAll('#threads option')].map((o) => o.value),
+    chosen: document.getElementById('threads').value,
+    availability: document.getElementById('threads-availability').textContent,
+    enableHidden: document.getElementById('threads-enable').hidden,
+  }));
+  assert.equal(shown.isolated, true, 'the test host sends COOP/COEP');
+  assert.deepEqual(shown.options, Array.from({ length: cores }, (_, k) => String(k + 1)), 'a choice of 1 to navigator.hardwareConcurrency');
+  assert.equal(shown.chosen, String(cores), 'every core by default');
+  assert.equal(shown.backend, `WebAssembly · SIMD · ${cores} thread${cores === 1 ? '' : 's'}`);
+  if (cores > 1) {
+    assert.equal(shown.flavour, 'simd-threads');
+    assert.match(shown.availability, /cross-origin isolated[\s\S]*threaded build/);
+  }
+  assert.equal(shown.enableHidden, true, 'no reload offered where threads run');
+  assert.match(await page.textContent('#threads-caption'), /T = 64/);
+
+  await timeThreads(page);
+  const rows = await page.locator('#threads-body tr').evaluateAll((trs) => trs.map((tr) => ({ ...tr.dataset, text: tr.textContent })));
+  assert.equal(await page.getAttribute('#threads-table', 'data-state'), 'done', await page.textContent('#threads-progress'));
+  console.log(`threads: ${await page.textContent('#threads-progress')}`);
+  assert.deepEqual(rows.map((r) => r.threads), Array.from({ length: cores }, (_, k) => String(k + 1)));
+  for (const r of rows) {
+    assert.ok(Number(r.ms) > 0, `${r.threads} threads: ${r.ms} ms`);
+    assert.equal(r.differing, '0', `${r.threads} threads: the same bits as 1 thread`);
+    assert.ok(Math.abs(Number(r.speedUp) - Number(rows[0].ms) / Number(r.ms)) < 1e-9, 'speed-up = 1 thread’s time / this one');
+  }
+  assert.match(await page.textContent('#threads-summary'), /exactly 1 thread’s 49,152 numbers, bit for bit/);
+
+  // the choice sets the threads of the page's forwards, and the header says so
+  await page.selectOption('#threads', '1');
+  assert.equal(await page.textContent('#backend'), 'WebAssembly · SIMD · 1 thread');
+  assert.equal(await page.textContent('#threads-run'), 'Time on 1 thread');
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('threads on a host without COOP/COEP: one thread, the reason said, and a reload through the service worker onto every core', async () => {
+  const plain = await startStaticHost({ folder: site, prefix: SUB_PATH }); // no headers: a plain static host
+  const page = await newPage(env.browser);
+  try {
+    await page.goto(`http://localhost:${plain.address().port}${SUB_PATH}bench.html?runs=1`);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    assert.equal(await page.textContent('#backend'), 'WebAssembly · SIMD · 1 thread');
+    assert.match(await page.textContent('#threads-availability'), /^Only 1 thread here: .*cross-origin-isolated page.*COOP and COEP/);
+    assert.equal(await page.locator('#threads').isDisabled(), true, 'one thread: nothing to choose');
+    await Promise.all([page.waitForEvent('load'), page.click('#threads-enable')]);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
+    const cores = await page.evaluate(() => Math.min(navigator.hardwareConcurrency, 256));
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'isolated once the service worker serves the page');
+    assert.equal(await page.textContent('#backend'), `WebAssembly · SIMD · ${cores} thread${cores === 1 ? '' : 's'}`);
+    assertNoProblems(page);
+  } finally {
+    await closePage(page);
+    await new Promise((done) => plain.close(done));
+  }
 });
 
 test('the map is drawn: many colours below the diagonal, only the masked colours above it', async () => {
@@ -280,6 +356,28 @@ test('the bonus replay: every way equal to the chapter’s MultiHeadAttention wi
   assert.match(await page.locator('#replay-figures-title').locator('..').textContent(), /MacBook Air M3[\s\S]*PyTorch 2\.4/,
     'the notebook’s hardware is named');
   assert.equal(await page.locator('#replay-quick').isDisabled(), false, 'the buttons are enabled again');
+  assert.equal(await page.locator('#replay-stop').isHidden(), true, 'Stop shows only while the replay runs');
+
+  // Stop, pressed once the second way starts (seen at the page's next step): the first way's figures stay, the
+  // rest are marked stopped, and the page goes on working
+  await page.evaluate(() => {
+    const progress = document.getElementById('replay-progress');
+    const observer = new MutationObserver(() => {
+      if (!progress.textContent.startsWith('2 of 6')) return;
+      observer.disconnect();
+      document.getElementById('replay-stop').click();
+    });
+    observer.observe(progress, { childList: true, characterData: true, subtree: true });
+    document.getElementById('replay-notebook').click();
+  });
+  await page.waitForFunction(() => document.getElementById('replay-results').dataset.state === 'stopped', undefined, { timeout: 60_000 });
+  const stopped = await replayShown(page);
+  assert.match(stopped.progress, /^Stopped after 1 of 6 ways/);
+  assert.ok(stopped.cards.find((c) => c.id === 'chapter').median > 0, 'the way that finished (the reference, run first) keeps its figures');
+  assert.equal(stopped.cards.filter((c) => /Stopped before it finished/.test(c.text)).length, 5);
+  assert.equal(await page.locator('#replay-stop').isHidden(), true);
+  assert.equal(await page.locator('#replay-quick').isDisabled(), false, 'the buttons are enabled after Stop');
+  await runOnce(page); // the page's own module still computes
   assertNoProblems(page);
   await closePage(page);
 });
@@ -287,11 +385,12 @@ test('the bonus replay: every way equal to the chapter’s MultiHeadAttention wi
 test('axe-core finds no serious or critical violations, before and after a run, a sweep and a replay', async (t) => {
   // bypassCSP: axe is injected as an inline script
   const page = await newPage(env.browser, { contextOptions: { bypassCSP: true } });
-  await openBench(page, '?runs=1&replay-tokens=32');
+  await openBench(page, '?runs=1&replay-tokens=32&threads-tokens=32');
   const found = [];
   for (const when of ['loaded', 'after a run']) {
     if (when === 'after a run') {
       await runOnce(page);
+      await timeThreads(page);
       await sweepOnce(page);
       await replayOnce(page);
     }
@@ -313,8 +412,9 @@ test('axe-core finds no serious or critical violations, before and after a run, 
 
 test('no horizontal scroll at 390 px, after a run, a sweep and a replay and with a weight read', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844 });
-  await openBench(page, '?runs=1&replay-tokens=32');
+  await openBench(page, '?runs=1&replay-tokens=32&threads-tokens=32');
   await runOnce(page);
+  await timeThreads(page);
   await sweepOnce(page);
   await replayOnce(page);
   assert.equal(await page.locator('#replay-results').getAttribute('data-state'), 'done');

@@ -1,7 +1,8 @@
 // The bonus replay on the bench page: every variant of web/bench/variants.js built from one set of weights,
 // run on one x, checked against the chapter's MultiHeadAttention (the largest absolute difference) and timed
 // (its first call apart, then the median of three warm runs), one variant after the other, each in a
-// WebAssembly instance of its own. Two renderers: cards in plain words (#replay-cards) and the engineering
+// WebAssembly instance of its own. Stop ends it at the next step (a forward cannot be cut short: it blocks the
+// page): each step yields to the browser first, so a click is seen there; the page's own module is untouched. Two renderers: cards in plain words (#replay-cards) and the engineering
 // table beside the notebook's published times (#replay-table).
 import { h } from '../render/dom.js';
 import { PUBLISHED, REFERENCE, SIZES, VARIANTS, largestDifference, replayInputs } from './variants.js';
@@ -40,9 +41,12 @@ function median(values) {
 const publishedOf = (id) => PUBLISHED.rows.filter((row) => row.variant === id);
 const publishedReference = PUBLISHED.rows.find((row) => row.variant === REFERENCE && !row.note).ms;
 
+// Thrown at a step once Stop was pressed.
+class Stopped extends Error {}
+
 /**
- * Wires the replay's buttons. `els`: { quick, notebook, quickSize, notebookSize, progress, results, cards, tableBody,
- * sizeLine };
+ * Wires the replay's buttons. `els`: { quick, notebook, stop, quickSize, notebookSize, progress, results, cards,
+ * tableBody, sizeLine };
  * `page`: { newTorch, nextFrame, isBusy, setBusy, beforeFirstRun } from web/bench.js (one timing at a time;
  * newTorch() loads a fresh instance of the API).
  */
@@ -54,6 +58,11 @@ export function setUpReplay(els, page, params) {
   renderTable(els, null);
   els.quick.addEventListener('click', () => replay(els, page, 'quick', sizes.quick));
   els.notebook.addEventListener('click', () => replay(els, page, 'notebook', sizes.notebook));
+  els.stop.addEventListener('click', () => {
+    els.stop.dataset.requested = 'true';
+    els.stop.disabled = true;
+    els.progress.textContent = 'Stopping at the next step…';
+  });
 }
 
 async function replay(els, page, which, size) {
@@ -70,6 +79,15 @@ async function replay(els, page, which, size) {
   const say = (text) => {
     els.progress.textContent = text;
   };
+  // the browser's turn (progress painted, a Stop click seen), then stop if asked
+  const nextStep = async () => {
+    await page.nextFrame();
+    if (els.stop.dataset.requested) throw new Stopped();
+  };
+  delete els.stop.dataset.requested;
+  els.stop.disabled = false;
+  els.stop.hidden = false;
+  let done = 0;
   show();
   try {
     await page.beforeFirstRun(say);
@@ -81,14 +99,14 @@ async function replay(els, page, which, size) {
       const step = `${k + 1} of ${order.length}, ${v.name}`;
       try {
         say(`${step}: building it with the shared weights…`);
-        await page.nextFrame();
+        await nextStep();
         // A WebAssembly heap of its own for each way: a heap never shrinks, and at batch 8 the chapter's class
         // alone takes 1.8 GB of the 2 GB one heap can hold. The same seed draws the same weights and x in each.
         const torch = await page.newTorch();
         const { weights, x } = replayInputs(torch, size);
         const forward = v.build(torch, weights, size);
         say(`${step}: first call…`);
-        await page.nextFrame();
+        await nextStep();
         let start = performance.now();
         const y = forward(x);
         result.first = performance.now() - start;
@@ -98,24 +116,34 @@ async function replay(els, page, which, size) {
         show();
         for (let round = 1; round <= WARM_ROUNDS; round++) {
           say(`${step}: warm run ${round} of ${WARM_ROUNDS}…`);
-          await page.nextFrame();
+          await nextStep();
           start = performance.now();
           forward(x);
           result.warm.push(performance.now() - start);
           show();
         }
       } catch (error) {
+        if (error instanceof Stopped) throw error;
         result.error = error?.message ?? String(error);
         show();
       }
+      done += 1;
     }
     const failed = VARIANTS.filter((v) => results[v.id].error).length;
     say(failed ? `Done, but ${failed} of the ways failed: see their cards.` : summary(results, size));
     els.results.dataset.state = failed ? 'error' : 'done';
   } catch (error) {
-    say(`The replay failed: ${error?.message ?? error}`);
-    els.results.dataset.state = 'error';
+    if (error instanceof Stopped) {
+      for (const v of VARIANTS) if (results[v.id].difference === null && !results[v.id].error) results[v.id].stopped = true;
+      show();
+      say(`Stopped after ${done} of ${VARIANTS.length} ways; the rest were not run (or not finished).`);
+      els.results.dataset.state = 'stopped';
+    } else {
+      say(`The replay failed: ${error?.message ?? error}`);
+      els.results.dataset.state = 'error';
+    }
   } finally {
+    els.stop.hidden = true;
     els.results.removeAttribute('aria-busy');
     page.setBusy(false);
   }
@@ -151,6 +179,8 @@ function renderCards(els, results, size) {
         ? null
         : r.error
           ? h('p', { class: 'replay-error' }, `This one failed: ${r.error}`)
+          : r.stopped
+            ? h('p', { class: 'replay-check is-pending' }, 'Stopped before it finished.')
           : r.difference === null
             ? h('p', { class: 'replay-check is-pending' }, 'Not run yet…')
             : h('p', { class: 'replay-check' },
@@ -175,7 +205,7 @@ function renderCards(els, results, size) {
         h(
           'div',
           { class: 'replay-time' },
-          h('span', { class: 'replay-ms' }, medianMs === null ? (r && !r.error ? '…' : '') : formatMs(medianMs)),
+          h('span', { class: 'replay-ms' }, medianMs === null ? (r && !r.error && !r.stopped ? '…' : '') : formatMs(medianMs)),
           h('span', { class: 'replay-bar-track', 'aria-hidden': 'true' },
             medianMs === null ? null : h('span', { class: 'run-bar', style: { '--share': (medianMs / slowest).toFixed(4) } })),
         ),
