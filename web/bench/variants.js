@@ -172,7 +172,7 @@ export const VARIANTS = [
   {
     id: 'bmm',
     name: 'nn.MultiheadAttention’s steps (bmm)',
-    code: 'in_proj, q · √(1/64), bmm(q, kᵀ) + mask, softmax, bmm(·, v), out_proj, proj; the weights averaged over heads',
+    code: 'in_proj, q · √(1/64), baddbmm(mask, q, kᵀ), softmax, bmm(·, v), out_proj, proj; the weights averaged over heads',
     plain: 'PyTorch’s own attention layer, step by step, with its extras.',
     why:
       'It scales the small queries instead of the big table of scores, but pays for extras: the weights averaged ' +
@@ -190,9 +190,8 @@ export const VARIANTS = [
         const [b, T] = x.shape;
         const [q, k, v] = torch.linear(x, combined).chunk(3, -1);
         const queries = byHead(q, b, T).mul(Math.sqrt(1 / headDim));
-        // PyTorch adds the mask inside the product (baddbmm); the core's baddbmm is a plain loop in BLAS's order,
-        // kept for PyTorch's bits and many times slower than bmm's kernel, so the mask is added after bmm
-        const attention = torch.bmm(queries, byHead(k, b, T).transpose(1, 2)).add(additive).softmax(-1);
+        // the mask goes in as the sums' start, as PyTorch's baddbmm (the GEMM kernel, carrying on from it)
+        const attention = torch.baddbmm(additive, queries, byHead(k, b, T).transpose(1, 2)).softmax(-1);
         const context = torch.bmm(attention, byHead(v, b, T)).view(b, size.heads, T, headDim);
         // need_weights=True: the layer also returns the weights averaged over the heads (the notebook drops them)
         attention.view(b, size.heads, T, T).mean(1);
