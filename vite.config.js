@@ -172,8 +172,9 @@ function sitePolicy() {
 /**
  * The walk-through's boot script inlined as the first thing after its policy (which allows it by its hash), its
  * tag naming the core's builds (data-preload-<flavour>: its Emscripten script, then its .wasm): it starts
- * fetching the one the page will pick as the HTML's first bytes are parsed, beside the page's module and its
- * chunks, instead of a request (boot.js) and a round trip later. The other pages keep boot.js as a file.
+ * fetching and compiling the one the page will pick as the HTML's first bytes are parsed, beside the page's
+ * module and its chunks, instead of a request (boot.js) and a round trip later. The other pages keep boot.js
+ * as a file.
  */
 function corePreloads() {
   return {

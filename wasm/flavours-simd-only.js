@@ -6,7 +6,7 @@ export const FLAVOURS = {
     script: () => import('./dist/attention-simd.mjs'),
     // compiled by the page's boot script from the gzipped bytes the build writes on its tag (vite.config.js),
     // while this module is still being parsed
-    compiled: () => globalThis.bootCore ?? Promise.reject(new Error('the page’s inlined WebAssembly is missing')),
+    compiled: () => globalThis.bootCore?.compiled ?? Promise.reject(new Error('the page’s inlined WebAssembly is missing')),
   },
 };
 

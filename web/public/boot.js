@@ -3,15 +3,16 @@
 // <script> tag names the element for the message (data-host), the message's title (data-title) and what to
 // say when a script cannot be loaded (data-load-error). Messages are set as text.
 //
-// It also starts on the WebAssembly build the page will pick at once, as the HTML's first bytes are read:
-// the page's module asks for it only once it has loaded and run. On the site the build writes the addresses
-// of its builds on the tag (data-preload-<flavour>: the Emscripten script, then the .wasm), fetched here so
-// that the page's fetch() and import() take the preloaded responses. In the single file the tag carries the
-// SIMD .wasm itself, gzipped (data-core-gzip), compiled here by streaming while the page's module is parsed.
+// It also starts on the WebAssembly build the page will pick at once, as the HTML's first bytes are read,
+// instead of when the page's module has come and run: it compiles it by streaming, off this thread, while the
+// page's scripts download and parse, and leaves the compilation in window.bootCore ({ url, compiled }), which
+// the loader takes for that file (wasm/flavours.js). On the site the build writes the addresses of its builds
+// on the tag (data-preload-<flavour>: the Emscripten script, preloaded here, then the .wasm); in the single
+// file the tag carries the SIMD .wasm itself, gzipped (data-core-gzip).
 (function () {
   var script = document.currentScript;
   var simd = typeof WebAssembly === 'object' && WebAssembly.validate(simdProbe());
-  preloadCore(script);
+  compileCore(script);
   compileInlinedCore(script);
   var hostId = script.getAttribute('data-host');
   var heading = script.getAttribute('data-title');
@@ -56,27 +57,37 @@
     ]);
   }
 
-  function preloadCore(script) {
+  function compileCore(script) {
     if (typeof WebAssembly !== 'object' || !script.getAttribute('data-preload-scalar')) return;
     // wasm/index.js's default in a page: SIMD where the probe validates; the threaded build only when a
     // thread count is asked for
     var flavour = simd ? 'simd' : 'scalar';
     var files = (script.getAttribute('data-preload-' + flavour) || '').split(' ');
-    if (files.length !== 2) return;
-    var wasm = document.createElement('link');
-    wasm.rel = 'preload';
-    wasm.as = 'fetch';
-    wasm.crossOrigin = 'anonymous'; // as the page's fetch() asks for it: CORS mode, same-origin credentials
-    wasm.href = files[1];
+    if (files.length !== 2 || typeof fetch !== 'function') return;
     var module = document.createElement('link');
     module.rel = 'modulepreload';
     module.href = files[0];
-    document.head.append(wasm, module);
+    document.head.append(module);
+    var url = new URL(files[1], document.baseURI).href;
+    // as wasm/index.js's compileWasm(): streamed where the host labels it application/wasm, else from the bytes
+    var compiled = fetch(url, { credentials: 'same-origin' }).then(function (response) {
+      if (!response.ok) throw new Error('could not fetch ' + url + ' (HTTP ' + response.status + ')');
+      if (typeof WebAssembly.compileStreaming !== 'function') return response.arrayBuffer().then(compileBytes);
+      return WebAssembly.compileStreaming(response.clone()).catch(function () {
+        return response.arrayBuffer().then(compileBytes);
+      });
+    });
+    compiled.catch(function () {}); // reported by the loader, which takes it (not as an unhandled rejection now)
+    window.bootCore = { url: url, compiled: compiled };
+  }
+
+  function compileBytes(bytes) {
+    return WebAssembly.compile(bytes);
   }
 
   // The single file's core (the loader takes window.bootCore: wasm/flavours-simd-only.js). gzip + base64 is
-  // the smallest form of the bytes an HTML file can hold that the browser unpacks natively (155 KB of base64
-  // against 600 KB for the raw bytes'); compileStreaming compiles them as they are inflated, off this thread.
+  // the smallest form of the bytes an HTML file can hold that the browser unpacks natively (207 KB of base64
+  // where the raw bytes' take 600 KB); compileStreaming compiles them as they are inflated.
   function compileInlinedCore(script) {
     var packed = script.getAttribute('data-core-gzip');
     if (!packed || !simd) return; // without SIMD the loader says what to do instead
@@ -92,13 +103,9 @@
       var wasm = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')), {
         headers: { 'Content-Type': 'application/wasm' },
       });
-      compiled = WebAssembly.compileStreaming
-        ? WebAssembly.compileStreaming(wasm)
-        : wasm.arrayBuffer().then(function (buffer) {
-            return WebAssembly.compile(buffer);
-          });
+      compiled = WebAssembly.compileStreaming ? WebAssembly.compileStreaming(wasm) : wasm.arrayBuffer().then(compileBytes);
     }
     compiled.catch(function () {}); // reported by the loader, which takes it (not as an unhandled rejection now)
-    window.bootCore = compiled;
+    window.bootCore = { url: 'inline', compiled: compiled };
   }
 })();
