@@ -55,7 +55,13 @@ function searchIn(run, settings, paste, targets) {
     const cmp = compareResult(result, paste);
     return cmp !== null && cmp.equal === cmp.total;
   };
+  // the nearest so far, and where the run that computed it stands in the order of the stages and of the changes in
+  // each (`at`, set before each run): of results as near, the earliest in that order is named, however the runs
+  // are scheduled
   let nearest = null;
+  let nearestAt = null;
+  let at = [0, 0];
+  const earlier = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 
   // compares every target a run recomputed (all of them for the settings as they are)
   const check = (results, changes, recomputed, targets = all, parts = null, runSettings = settings) => {
@@ -95,7 +101,11 @@ function searchIn(run, settings, paste, targets) {
         matches: cmp.matches,
       };
       if (cmp.equal === cmp.total) exact.push(answer);
-      else if (!nearest || cmp.equal / cmp.total > nearest.cells.equal / nearest.cells.total) nearest = answer;
+      else {
+        const ratio = cmp.equal / cmp.total;
+        const best = nearest && nearest.cells.equal / nearest.cells.total;
+        if (!nearest || ratio > best || (ratio === best && earlier(at, nearestAt))) [nearest, nearestAt] = [answer, at];
+      }
     }
   };
 
@@ -120,21 +130,25 @@ function searchIn(run, settings, paste, targets) {
   check(run.results, [], null, all, new Map([...run.parts].map(([name, { part }]) => [name, part])));
   if (exact.length) return finish(exact, nearest);
 
-  for (const change of [profileChange(settings.profile), ...settingChanges(settings), ...drawsChanges(run, settings)]) tryChanges([change]);
-  // The common seeds: a seed alone answers only with a result that prints as pasted under it, and seed-scan.js's
-  // model of the results a seed moves rules that out for nearly every seed at its first numbers. So the seeds it
-  // cannot rule out run in the core first; the others only when that leaves no answer of one change, as then
-  // they can still add answers of two changes (a seed and a mistake) and the nearest result, in the order of the
-  // list. (A torch.Size reaching this stage fits no result, and a seed changes no shape: no seed can answer it.)
+  // One change: the other build's masks, a setting, moved draws (whose runs also compare every mistake, so they
+  // can find answers of two changes), then the common seeds and the range of seeds.
+  const singles = [profileChange(settings.profile), ...settingChanges(settings), ...drawsChanges(run, settings)];
+  singles.forEach((change, i) => {
+    at = [1, i];
+    tryChanges([change]);
+  });
+  // A seed alone answers only with a result that prints as pasted under it, and seed-scan.js's model of the
+  // results a seed moves rules that out for nearly every seed at its first numbers: the common seeds it cannot
+  // rule out run in the core, then the range's. (A torch.Size reaching this stage fits no result, and a seed
+  // changes no shape: no seed can answer it.)
   const commonSeeds = paste.kind === 'size' ? [] : seedKeys(settings).flatMap((key) => COMMON_SEEDS.filter((v) => v !== settings[key]).map((v) => seedChange(key, settings[key], v)));
   const screened = seedsThatMayPrint(run, settings, paste, all.filter((t) => !t.change), commonSeeds);
-  const found = { answers: exact.length, nearest };
-  for (const change of commonSeeds) if (screened(change)) tryChanges([change]);
+  const afterSingles = exact.length;
+  commonSeeds.forEach((change, i) => {
+    at = [2, i];
+    if (screened(change)) tryChanges([change]);
+  });
   if (exact.some((a) => a.changes.length <= 1)) return finish(exact, nearest);
-  exact.length = found.answers;
-  nearest = found.nearest;
-  for (const change of commonSeeds) tryChanges([change]);
-  if (exact.length) return finish(exact, nearest);
 
   // each seed of the range, for every result a seed moves: modelled in doubles from the draws that feed it
   // (seed-scan.js), so that a seed costs the words and arithmetic of its first numbers; the few seeds whose
@@ -166,13 +180,28 @@ function searchIn(run, settings, paste, targets) {
   // weights for seedV2 = s: 3.5.1's answer comes first)
   const place = (name) => run.shownIn.get(name) * 1e4 + run.sections[run.shownIn.get(name)].shows.indexOf(name);
   const inOrder = [...bySeed.values()].map((g) => ({ ...g, at: Math.min(...[...g.wanted].map(place)) })).sort((a, b) => a.at - b.at);
-  for (const { key, value, wanted } of inOrder) {
+  const beforeRange = exact.length;
+  inOrder.forEach(({ key, value, wanted }, i) => {
+    at = [3, i];
     const names = [...wanted];
     const affected = run.affected([key]);
     const sections = names.map((n) => run.neededFor(n, affected)).reduce((a, b) => a.map((x, i) => x || b[i]));
     const results = run.rerun({ ...settings, [key]: value }, { affected: sections, direct: run.direct([key]), wanted: names });
     if (results) check(results, [seedChange(key, settings[key], value)], wanted);
-  }
+  });
+  if (exact.some((a) => a.changes.length <= 1)) return finish(exact, nearest);
+
+  // No answer of one change. Every common seed then runs, in the list's order, for the answers of a seed and a
+  // mistake (which come before the range's, as these seeds are tried first); the range's two-change answers
+  // count only when those find none.
+  const fromRange = exact.splice(beforeRange);
+  exact.length = afterSingles;
+  commonSeeds.forEach((change, i) => {
+    at = [2, i];
+    tryChanges([change]);
+  });
+  if (exact.length) return finish(exact, nearest);
+  exact.push(...fromRange);
   if (exact.length) return finish(exact, nearest);
 
   // results with no model (none today): each seed of the range through the core, for the steps that show what a
@@ -195,7 +224,9 @@ function searchIn(run, settings, paste, targets) {
       sections: wanted.map((n) => run.neededFor(n, affected)).reduce((a, b) => a.map((x, i) => x || b[i])),
     }));
   });
+  let slowRun = 0;
   const scan = ({ key, direct, wanted, sections }, v) => {
+    at = [4, slowRun++];
     const results = run.rerun({ ...settings, [key]: v }, { affected: sections, direct, wanted });
     if (results && wanted.some((n) => exactly(results[n]))) check(results, [seedChange(key, settings[key], v)], new Set(wanted));
   };
@@ -207,9 +238,15 @@ function searchIn(run, settings, paste, targets) {
   // pairs of different kinds, from the likelier values of each
   const fewSeeds = seedKeys(settings).flatMap((key) => COMMON_SEEDS.slice(0, 4).filter((v) => v !== settings[key]).map((v) => seedChange(key, settings[key], v)));
   const groups = [[profileChange(settings.profile)], settingChanges(settings), drawsChanges(run, settings, { ownOnly: true }), fewSeeds];
+  let pair = 0;
   for (let i = 0; i < groups.length; i++) {
     for (let j = i + 1; j < groups.length; j++) {
-      for (const a of groups[i]) for (const b of groups[j]) tryChanges([a, b]);
+      for (const a of groups[i]) {
+        for (const b of groups[j]) {
+          at = [5, pair++];
+          tryChanges([a, b]);
+        }
+      }
     }
   }
   return finish(exact, nearest);
