@@ -23,7 +23,13 @@ export async function chapterCell(): Promise<string> {
   await nb.setProfile('intel');
   // @ts-expect-error: code is a string
   await nb.run(42);
+  // Python restored from the build's snapshot, or why it was not
+  const from: 'given' | 'build' | null = nb.restoredFrom;
+  const refused: string | null = nb.snapshotRefused;
+  await loadNotebook({ snapshotURL: 'https://example.org/site/notebook-python-snapshot.gz', onSnapshot: (bytes: Uint8Array) => bytes.length });
+  // @ts-expect-error: the address is a string
+  await loadNotebook({ snapshotURL: new Uint8Array(1) });
   await nb.close();
   const thrown: NotebookError = new NotebookError('x');
-  return `${profile} ${nb.backend} ${line} ${thrown.name} ${result.output}`;
+  return `${profile} ${nb.backend} ${line} ${thrown.name} ${result.output} ${from} ${refused}`;
 }
