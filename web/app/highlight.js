@@ -21,8 +21,9 @@ export function showUpdated(before, { step, settings, nav, drawerOpen }) {
     (el) => before.has(el.dataset.tensor) && before.get(el.dataset.tensor) !== el.dataset.values,
   );
   for (const el of changed) {
-    // a tensor outlined already (updated in place, app/patch.js) starts its outline again, without a layout
-    if (el.classList.contains('is-updated')) for (const outline of el.getAnimations()) outline.currentTime = 0;
+    // a tensor outlined already (updated in place, app/patch.js) starts its outline again: the same animation
+    // under its other name (styles.css), without reading the style or the layout
+    if (el.classList.contains('is-updated')) el.classList.toggle('is-updated-again');
     el.classList.add('is-updated');
   }
   if (changed.length) requestAnimationFrame(() => bringIntoView(changed, { step, settings, nav, drawerOpen }));

@@ -13,7 +13,10 @@ import { recheckOverflow } from '../render/matrix.js';
 // A step whose question or exercise veils its results holds those figures in its handlers: it is drawn anew.
 const HOLDS_FIGURES = '.predict, .predict-off, .exercise';
 // State the page adds to a drawn figure or table box after it is drawn (outlines, fades), kept across an update.
-const KEPT_CLASSES = ['is-updated', 'is-scrollable', 'fade-left', 'fade-right'];
+const KEPT_CLASSES = ['is-updated', 'is-updated-again', 'is-scrollable', 'fade-left', 'fade-right'];
+// Parts of a step whose handlers (if any) use only their own elements: kept when nothing in them changed.
+const SAME_WHEN_EQUAL = new Set(['step-head', 'prose', 'formula', 'code', 'step-note', 'legend']);
+const TABLE_PARTS = new Set(['TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH']);
 
 /**
  * Shows `next` (a step just drawn) in `host`: in place of the step there if it is the same step drawn for other
@@ -29,22 +32,37 @@ export function showStep(host, next) {
   morphdom(shown, next, {
     getNodeKey: () => null, // matched by position: the same step draws the same structure
     onBeforeElUpdated: (from, to) => {
+      // morphdom goes top down and only into what is kept: below a figure's top, everything is the figure's
       const sameKind = from.classList[0] === to.classList[0]; // e.g. a table box and a cut one, after "Draw all"
-      if (sameKind && (from === shown || from.matches('section.results') || from.closest('figure.result'))) return keep(from, to);
+      const top = from.parentNode === shown;
+      const inResults = !top && from.parentNode.parentNode === shown; // a child of the results section
+      const kept = from === shown || (top ? from.matches('section.results') : inResults ? from.matches('figure.result') : true);
+      if (sameKind && kept) return keep(from, to);
+      // the step's text, formula and code, unchanged (a word not in them): left as they are, not laid out again
+      if (top && SAME_WHEN_EQUAL.has(from.classList[0]) && from.isEqualNode(to)) return false;
       from.replaceWith(to); // not a figure: the new drawing, with its own handlers
       return false;
     },
+    onElUpdated: (el) => el.paint?.(el),
   });
   return shown;
 }
 
 /** Updates `from` to look like `to` (morphdom then writes the attributes that differ and goes on to the children). */
 function keep(from, to) {
-  if (from.matches('.offscreen-columns')) return false; // written from the layout: checked again below
-  for (const name of KEPT_CLASSES) if (from.classList.contains(name)) to.classList.add(name);
+  const classes = from.classList;
+  if (classes.contains('offscreen-columns')) return false; // written from the layout: checked again below
+  for (const name of KEPT_CLASSES) if (classes.contains(name)) to.classList.add(name);
   if (from.onclick || to.onclick) from.onclick = to.onclick;
+  if (to.paint) {
+    // a canvas: painted with the new numbers once its size is written (onElUpdated); a new size clears it
+    if (from.width !== to.width || from.height !== to.height) from.painted = null;
+    from.paint = to.paint;
+  }
   // the page's policy forbids writing a style attribute (morphdom would): the declarations go through the CSSOM
-  if (from.style.cssText !== to.style.cssText) from.style.cssText = to.style.cssText;
-  if (from.matches('.matrix-box')) recheckOverflow(from);
-  return true;
+  if (from.getAttribute('style') !== to.getAttribute('style')) from.style.cssText = to.style.cssText;
+  if (classes.contains('matrix-box')) recheckOverflow(from);
+  // a table holds no handlers: one with nothing to write (its cells after a keystroke in a word) is compared
+  // natively, not walked
+  return !(TABLE_PARTS.has(from.tagName) && from.isEqualNode(to));
 }

@@ -300,27 +300,18 @@ function headRow(result, scale, b, book, texts) {
 
 /**
  * A head's matrix as small coloured squares, on the same colour scale as the tables: a canvas of one pixel
- * per cell, scaled up (16 maps of 16 x 16 as elements would be 4,096 to lay out on every edit). The canvas
- * of the same tensor, batch and head is taken over from the last drawing, so that an edit paints it again
- * instead of making a new canvas and its drawing context.
+ * per cell, scaled up (16 maps of 16 x 16 as elements would be 4,096 to lay out on every edit). Its paint(target)
+ * paints these colours into a canvas: this one once it is on the page, or the one an edit keeps in its place
+ * (app/patch.js), which is then not painted again if its colours are the same (a word renamed).
  */
 function miniMap(result, scale, lead) {
   const rows = at(result.values, lead);
   const cols = rows[0]?.length ?? 0;
-  const key = `${result.name}[${lead.join(',')}]`;
-  let canvas = miniCanvases.get(key);
-  // the same map twice in one drawing: the second gets a canvas of its own
-  if (!canvas || canvas.width !== cols || canvas.height !== rows.length || handedOut.has(canvas)) {
-    canvas = h('canvas', { class: 'mini-canvas', width: cols, height: rows.length, 'aria-hidden': 'true' });
-    if (!handedOut.has(miniCanvases.get(key))) miniCanvases.set(key, canvas);
-  }
-  handedOut.add(canvas);
-  if (handedOut.size === 1) queueMicrotask(() => handedOut.clear()); // a drawing is one task
+  const canvas = h('canvas', { class: 'mini-canvas', width: cols, height: rows.length, 'aria-hidden': 'true' });
   canvas.style.setProperty('--cols', String(cols));
   canvas.style.setProperty('--rows', String(rows.length));
   if (cols <= 8 && rows.length <= 8) canvas.style.setProperty('--sq', '10px');
-  else canvas.style.removeProperty('--sq');
-  canvas.paint = () => {
+  canvas.paint = (target) => {
     const colours = pageColours();
     const image = new ImageData(cols, rows.length);
     rows.forEach((row, i) => row.forEach((v, j) => {
@@ -329,16 +320,15 @@ function miniMap(result, scale, lead) {
         : heat ? colours.shade(heat['--heat-color'] === 'var(--heat-neg)' ? 'neg' : 'pos', heat['--heat']) : colours.cell;
       image.data.set(bytes, (i * cols + j) * 4);
     }));
-    canvas.getContext('2d').putImageData(image, 0, 0);
+    const painted = target.painted;
+    if (painted?.length === image.data.length && painted.every((byte, k) => byte === image.data[k])) return;
+    target.getContext('2d').putImageData(image, 0, 0);
+    target.painted = image.data;
   };
-  canvas.paint();
+  // painted once the drawing is on the page (a task's microtasks run after it), unless an edit kept another
+  queueMicrotask(() => canvas.isConnected && canvas.paint(canvas));
   return canvas;
 }
-
-// The small maps' canvases by tensor, batch and head (at most the heads of the results on one step), and
-// those handed out in the drawing under way.
-const miniCanvases = new Map();
-const handedOut = new Set();
 
 // The page's colours as RGBA bytes, for the theme in use (light or dark): a cell's background, a masked
 // cell's, and each shade of the heat colours as the tables' cells mix it (at most 101 per sign), each
@@ -376,7 +366,7 @@ function rgba(css) {
 // Light and dark have their own colours: the small maps are painted again when the preference changes.
 if (typeof matchMedia === 'function') {
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
-    for (const canvas of document.querySelectorAll('canvas.mini-canvas')) canvas.paint?.();
+    for (const canvas of document.querySelectorAll('canvas.mini-canvas')) canvas.paint?.(canvas);
   });
 }
 
