@@ -85,13 +85,15 @@ class Notebook {
     const { flavour, pyodideURL, hostAccess, onProgress, onSnapshot } = this.#options;
     this.#interrupt = canInterrupt() ? new Int32Array(new SharedArrayBuffer(4)) : null;
     const ready = new Promise((resolve, reject) => this.#calls.set(0, { resolve, reject, kind: 'start' }));
+    // In a browser a cell can post messages of its own (self.postMessage is in Python's reach): a snapshot is
+    // kept only from the start's own 'ready' (answered before any cell runs), so that a cell cannot plant one
+    // that later visits would restore Python from.
     const onMessage = (m) => {
       if (m.type === 'progress') onProgress?.(m.message, m.fraction);
-      else if (m.type === 'ready') this.#settle(0, m);
+      else if (m.type === 'ready') this.#settle(0, m); // once: later ones find no start waiting
       else if (m.type === 'failed') this.#fail(new NotebookError(`loadNotebook: ${m.message}`));
       else if (m.type === 'result') this.#answer(worker, m);
       else if (m.type === 'stream') this.#stream(m.id, m.text);
-      else if (m.type === 'snapshot') this.#keepSnapshot(m.bytes);
     };
     // Only the current worker is heard: a replaced one may still report its exit. A worker that ends by itself
     // (a cell ended it, or Python broke) fails what waits on it; the next call starts a new one.
@@ -109,13 +111,14 @@ class Notebook {
     const snapshot = this.#snapshot = await Promise.resolve(this.#snapshot).then(asBytes, () => null);
     this.#worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt, hostAccess,
       snapshot, snapshotURL: this.#snapshotURL, makeSnapshot: typeof onSnapshot === 'function' } });
-    let backend;
+    let backend, made;
     try {
-      ({ backend, restoredFromSnapshot: this.#restoredFromSnapshot, restoredFrom: this.#restoredFrom, snapshotRefused: this.#snapshotRefused } = await ready);
+      ({ backend, snapshot: made, restoredFromSnapshot: this.#restoredFromSnapshot, restoredFrom: this.#restoredFrom, snapshotRefused: this.#snapshotRefused } = await ready);
       if (this.#snapshotRefused && this.#snapshot === snapshot) { // not offered again
         this.#snapshot = null;
         if (!snapshot) this.#snapshotURL = null;
       }
+      if (made) this.#keepSnapshot(made);
     } catch (error) {
       // A worker whose Python did not start is ended, so that it keeps nothing (under Node, not the process) alive.
       if (this.#worker === worker) this.#worker = null;

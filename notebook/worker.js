@@ -23,10 +23,12 @@ async function handle(message) {
           ...message.options,
           progress: (text, fraction) => port.post({ type: 'progress', message: text, fraction }),
         });
-        port.post({ type: 'ready', backend: session.backend, profile: session.profile,
-          restoredFromSnapshot: session.restoredFromSnapshot, restoredFrom: session.restoredFrom, snapshotRefused: session.snapshotRefused });
-        // Handed over, not copied: this worker has no further use for it.
-        if (session.snapshot) port.post({ type: 'snapshot', bytes: session.snapshot }, [session.snapshot.buffer]);
+        // The snapshot rides on 'ready', the one message a cell cannot stand in for (no cell runs before it):
+        // one a cell posts itself is never kept. Handed over, not copied: this worker has no further use for it.
+        const snapshot = session.snapshot ?? null;
+        port.post({ type: 'ready', backend: session.backend, profile: session.profile, snapshot,
+          restoredFromSnapshot: session.restoredFromSnapshot, restoredFrom: session.restoredFrom, snapshotRefused: session.snapshotRefused },
+        snapshot ? [snapshot.buffer] : []);
       } catch (error) {
         port.post({ type: 'failed', message: String(error?.message ?? error) });
       }
