@@ -23,7 +23,7 @@ const FLOP = 4 * 2 * B * T * D * D + 2 * 2 * B * HEADS * ((T * (T + 1)) / 2) * H
 // The sweep over the number of tokens, with each length's arithmetic split as above: the projections grow
 // like T, the attention (causal scores and weighted sum) like T².
 const SWEEP = [64, 128, 256, 512, 1024];
-const SWEEP_RUNS = 3;
+const SWEEP_RUNS = 3; // ?sweep-runs=1 (1 to 3) times fewer: a short check
 const linearFlop = (t) => 4 * 2 * B * t * D * D;
 const quadraticFlop = (t) => 2 * 2 * B * HEADS * ((t * (t + 1)) / 2) * HEAD_DIM;
 const RUNS_MIN = 1;
@@ -326,6 +326,11 @@ async function takeFirstCall(say) {
   state.firstMs = timeForward();
 }
 
+const sweepRuns = () => {
+  const asked = Number(params.get('sweep-runs'));
+  return Number.isInteger(asked) && asked >= 1 && asked <= SWEEP_RUNS ? asked : SWEEP_RUNS;
+};
+
 /** Times the forward at each length of SWEEP (one untimed pass, then the median of SWEEP_RUNS) and plots it. */
 async function sweep() {
   if (state.running) return;
@@ -341,7 +346,7 @@ async function sweep() {
       const x = state.torch.rand(B, t, D);
       state.mha.forward(x);
       const times = [];
-      for (let i = 0; i < SWEEP_RUNS; i++) {
+      for (let i = 0, runs = sweepRuns(); i < runs; i++) {
         const start = performance.now();
         state.mha.forward(x);
         times.push(performance.now() - start);

@@ -1,7 +1,7 @@
 // The bench page (bench.html): GPT-2-size MultiHeadAttention timed live (a sweep over T plotted, then T = 1024
 // in detail), the bonus replay (every way of web/bench/variants.js equal to the chapter's class and timed, at
 // a short ?replay-tokens= to keep it seconds) and one head's attention map. The times
-// appear and are positive; the map is drawn (a coloured lower triangle, a masked upper one); the weight read
+// appear and are positive (?sweep-runs=1: one timed pass per length); the map is drawn (a coloured lower triangle, a masked upper one); the weight read
 // by pointing at a cell is the one the same API computes in Node; the keyboard moves the cell; the threads
 // (the threaded build on the isolated host, each count timed with 1 thread's bits; on a host without headers
 // the reason, and the service worker's reload onto every core); a missing WebAssembly file gives a clear
@@ -104,9 +104,9 @@ const readout = (page) =>
 // The page's own formatting of a weight (web/bench.js formatWeight).
 const formatWeight = (v) => (v === 0 ? '0' : String(Number(v.toPrecision(4))));
 
-test('Run times the forward: a first call apart, then the warm runs, all positive, with GFLOP/s', async () => {
+test('Run times the forward: a first call apart, then the warm runs, all positive, with GFLOP/s; the threads, each count with 1 thread’s bits', async () => {
   const page = await newPage(env.browser);
-  await openBench(page);
+  await openBench(page, '?runs=1&threads-tokens=64');
   assert.match(await page.textContent('#backend'), /^WebAssembly · (SIMD|scalar) · \d+ threads?$/);
   assert.equal(await page.inputValue('#runs'), '1', '?runs=1 sets the warm runs');
   await runOnce(page);
@@ -141,15 +141,10 @@ test('Run times the forward: a first call apart, then the warm runs, all positiv
   // of one thread's peak times the threads the forward ran on
   assert.ok(Math.abs(percent - (100 * 6.444023808e9) / shown.median.ms / 1e6 / (peak * threads)) < 1e-6, `${percent}%`);
   assert.match(shown.peak.text, new RegExp(`${peak.toFixed(1)} GFLOP/s.*${percent.toFixed(0)}%`));
-  assertNoProblems(page);
-  await closePage(page);
-});
 
-test('threads: the isolated host runs the threaded build on every core; each count is timed with 1 thread’s bits', async () => {
-  const page = await newPage(env.browser);
-  await openBench(page, '?runs=1&threads-tokens=64');
+  // threads: the isolated host runs the threaded build on every core; each count is timed with 1 thread's bits
   const cores = await page.evaluate(() => Math.min(navigator.hardwareConcurrency, 256));
-  const shown = await page.evaluate(() => ({
+  const threading = await page.evaluate(() => ({
     isolated: crossOriginIsolated,
     flavour: document.getElementById('backend').dataset.flavour,
     backend: document.getElementById('backend').textContent,
@@ -158,15 +153,15 @@ test('threads: the isolated host runs the threaded build on every core; each cou
     availability: document.getElementById('threads-availability').textContent,
     enableHidden: document.getElementById('threads-enable').hidden,
   }));
-  assert.equal(shown.isolated, true, 'the test host sends COOP/COEP');
-  assert.deepEqual(shown.options, Array.from({ length: cores }, (_, k) => String(k + 1)), 'a choice of 1 to navigator.hardwareConcurrency');
-  assert.equal(shown.chosen, String(cores), 'every core by default');
-  assert.equal(shown.backend, `WebAssembly · SIMD · ${cores} thread${cores === 1 ? '' : 's'}`);
+  assert.equal(threading.isolated, true, 'the test host sends COOP/COEP');
+  assert.deepEqual(threading.options, Array.from({ length: cores }, (_, k) => String(k + 1)), 'a choice of 1 to navigator.hardwareConcurrency');
+  assert.equal(threading.chosen, String(cores), 'every core by default');
+  assert.equal(threading.backend, `WebAssembly · SIMD · ${cores} thread${cores === 1 ? '' : 's'}`);
   if (cores > 1) {
-    assert.equal(shown.flavour, 'simd-threads');
-    assert.match(shown.availability, /cross-origin isolated[\s\S]*threaded build/);
+    assert.equal(threading.flavour, 'simd-threads');
+    assert.match(threading.availability, /cross-origin isolated[\s\S]*threaded build/);
   }
-  assert.equal(shown.enableHidden, true, 'no reload offered where threads run');
+  assert.equal(threading.enableHidden, true, 'no reload offered where threads run');
   assert.match(await page.textContent('#threads-caption'), /T = 64/);
 
   await timeThreads(page);
@@ -286,7 +281,7 @@ async function cellCentre(page, row, col) {
 
 test('the sweep over T: plain words first, five points on the plot, each bar split by the FLOP counts, the table agrees', async () => {
   const page = await newPage(env.browser);
-  await openBench(page);
+  await openBench(page, '?sweep-runs=1');
   const headings = await page.locator('main h2').allTextContents();
   assert.deepEqual(headings.slice(0, 2), ['What is timed, in plain words', 'Longer sentences cost more than their length'], 'the plain words come first');
   assert.match(await page.locator('.bench-section').first().textContent(), /weights are random[\s\S]*same[\s\S]*multiplications/);
@@ -377,7 +372,6 @@ test('the bonus replay: every way equal to the chapter’s MultiHeadAttention wi
   assert.equal(stopped.cards.filter((c) => /Stopped before it finished/.test(c.text)).length, 5);
   assert.equal(await page.locator('#replay-stop').isHidden(), true);
   assert.equal(await page.locator('#replay-quick').isDisabled(), false, 'the buttons are enabled after Stop');
-  await runOnce(page); // the page's own module still computes
   assertNoProblems(page);
   await closePage(page);
 });
@@ -385,7 +379,7 @@ test('the bonus replay: every way equal to the chapter’s MultiHeadAttention wi
 test('axe-core finds no serious or critical violations, before and after a run, a sweep and a replay', async (t) => {
   // bypassCSP: axe is injected as an inline script
   const page = await newPage(env.browser, { contextOptions: { bypassCSP: true } });
-  await openBench(page, '?runs=1&replay-tokens=32&threads-tokens=32');
+  await openBench(page, '?runs=1&replay-tokens=32&threads-tokens=32&sweep-runs=1');
   const found = [];
   for (const when of ['loaded', 'after a run']) {
     if (when === 'after a run') {
@@ -412,7 +406,7 @@ test('axe-core finds no serious or critical violations, before and after a run, 
 
 test('no horizontal scroll at 390 px, after a run, a sweep and a replay and with a weight read', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844 });
-  await openBench(page, '?runs=1&replay-tokens=32&threads-tokens=32');
+  await openBench(page, '?runs=1&replay-tokens=32&threads-tokens=32&sweep-runs=1');
   await runOnce(page);
   await timeThreads(page);
   await sweepOnce(page);
