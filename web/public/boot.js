@@ -86,8 +86,8 @@
   }
 
   // The single file's core (the loader takes window.bootCore: wasm/flavours-simd-only.js). gzip + base64 is
-  // the smallest form of the bytes an HTML file can hold that the browser unpacks natively (207 KB of base64
-  // where the raw bytes' take 600 KB); compileStreaming compiles them as they are inflated.
+  // the smallest form of the bytes an HTML file can hold that the browser unpacks natively (a third of the raw
+  // bytes' base64); compileStreaming compiles them as they are inflated.
   function compileInlinedCore(script) {
     var packed = script.getAttribute('data-core-gzip');
     if (!packed || !simd) return; // without SIMD the loader says what to do instead
