@@ -43,6 +43,10 @@ export class ChapterRun {
     this.parts = new Map(); // keep name -> { part, keys: settings read, key }
     this.seedPoints = []; // { id, section, scope, key, value, draws, next }
     this.shownIn = new Map(); // result name -> section index
+    // sections recomputed by runs asked to remember them, by what they read (settings, moved draws, which run's
+    // earlier sections): a run of two changes takes the sections that read only one of them from that one's run
+    this.remembered = new Map();
+    this.rememberedParts = [];
     const { results, context } = this.#run(settings, { watch: true });
     this.results = results;
     this.context = context;
@@ -51,7 +55,10 @@ export class ChapterRun {
   /** Frees the modules the watched run kept. */
   dispose() {
     for (const { part } of this.parts.values()) for (const m of modulesIn(this.torch, part)) m.delete();
+    for (const part of this.rememberedParts) for (const m of modulesIn(this.torch, part)) m.delete();
     this.parts.clear();
+    this.remembered.clear();
+    this.rememberedParts = [];
   }
 
   /** The sections that read a changed setting (`changedKeys`) or hold the seed point a draws change moves. */
@@ -91,12 +98,13 @@ export class ChapterRun {
    * a recomputed section made differently, under `settings` (and a draws change: { point, count }), stopping
    * once every name in `wanted` has been shown. Returns the results (the watched run's where not recomputed),
    * or null when the core rejects these settings. `inspect(results, parts)` sees the kept parts this run made or
-   * reused (name -> part) before the new ones are deleted.
+   * reused (name -> part) before the new ones are deleted. With `remember`, the sections it completes are kept
+   * for later runs (until dispose).
    */
-  rerun(settings, { affected, direct, wanted, draws = null, inspect = null }) {
+  rerun(settings, { affected, direct, wanted, draws = null, inspect = null, remember = false }) {
     const fresh = [];
     try {
-      const { results, parts } = this.#run(settings, { affected, direct, wanted, draws, fresh });
+      const { results, parts } = this.#run(settings, { affected, direct, wanted, draws, fresh, remember });
       inspect?.(results, parts); // while its modules are alive
       return results;
     } catch (error) {
@@ -107,7 +115,14 @@ export class ChapterRun {
     }
   }
 
-  #run(runSettings, { watch = false, affected = null, direct = null, wanted = null, draws = null, fresh = [] }) {
+  // Whether section `i` reads what section `j` made.
+  #feeds(j, i) {
+    const made = this.sections[j];
+    const reads = this.sections[i];
+    return [...reads.context].some((k) => made.provides.has(k)) || [...reads.results].some((k) => made.shows.includes(k));
+  }
+
+  #run(runSettings, { watch = false, affected = null, direct = null, wanted = null, draws = null, fresh = [], remember = false }) {
     const { torch } = this;
     const readers = [];
     let lastKey = null;
@@ -144,6 +159,8 @@ export class ChapterRun {
 
     const results = watch ? {} : { ...this.results };
     const parts = new Map(); // the kept parts this run made or reused
+    let written = new Map(); // what the section being run wrote into results
+    let sectionParts = new Map(); // and the kept parts it made or reused
     let pending = wanted ? new Set(wanted) : null;
     const watchedResults = watch
       ? new Proxy(results, {
@@ -158,6 +175,7 @@ export class ChapterRun {
     chapter.results = watchedResults;
     chapter.show = (name, tensor, extra = {}) => {
       results[name] = record(name, tensor, extra.label);
+      written.set(name, results[name]);
       if (watch) {
         this.sections[section].shows.push(name);
         this.shownIn.set(name, section);
@@ -166,13 +184,20 @@ export class ChapterRun {
       if (pending?.delete(name) && pending.size === 0) throw STOP;
       return tensor;
     };
-    chapter.fact = (name, value) => (results[name] = { name, value });
+    chapter.fact = (name, value) => {
+      results[name] = { name, value };
+      written.set(name, results[name]);
+      return results[name];
+    };
     chapter.keep = (name, make) => {
       const known = this.parts.get(name);
       if (!watch) {
         const key = JSON.stringify([...known.keys].map((k) => runSettings[k]));
         const moved = draws?.point.section === section && draws.point.scope === name;
-        if (key === known.key && !moved) return parts.set(name, known.part).get(name);
+        if (key === known.key && !moved) {
+          sectionParts.set(name, known.part);
+          return parts.set(name, known.part).get(name);
+        }
       }
       // what the part's make() reads, and what the section read before (a size taken from settings up front)
       const keys = new Set(outside);
@@ -185,6 +210,7 @@ export class ChapterRun {
         if (watch) this.parts.set(name, { part, keys, key: JSON.stringify([...keys].map((k) => runSettings[k])) });
         else fresh.push(part);
         parts.set(name, part);
+        sectionParts.set(name, part);
         return part;
       } finally {
         if (watch) closePoint();
@@ -204,14 +230,38 @@ export class ChapterRun {
       : chapter;
     try {
       const differs = new Set(); // 'c:key' and 'r:name' that a recomputed section made differently
+      const keys = new Map(); // section -> what its results in this run follow from (recomputed sections only)
       for (let i = 0; i < SECTIONS.length; i++) {
         if (affected && !affected[i]) continue;
         const reads = this.sections[i];
         if (direct && !direct[i] && ![...reads.context].some((k) => differs.has(`c:${k}`)) && ![...reads.results].some((k) => differs.has(`r:${k}`))) continue;
         if (!watch) for (const k of reads.shows) differs.add(`r:${k}`);
+        let key = null;
+        if (!watch) {
+          const moved = draws?.point.section === i ? [draws.point.id, draws.count] : null;
+          const earlier = [...keys].filter(([j]) => this.#feeds(j, i)).map(([, k]) => k);
+          key = JSON.stringify([i, [...reads.settings].map((k) => runSettings[k] ?? null), moved, earlier]);
+          keys.set(i, key);
+          const kept = this.remembered.get(key);
+          // (not the section where this run stops: it would hold results past the last one asked for)
+          if (kept && !(pending && [...pending].every((n) => kept.written.has(n)))) {
+            for (const [name, value] of kept.written) {
+              results[name] = value;
+              pending?.delete(name);
+            }
+            for (const [name, part] of kept.parts) parts.set(name, part);
+            for (const k of kept.differs) differs.add(k);
+            Object.assign(chapter, kept.made);
+            Object.assign(context, kept.made);
+            continue;
+          }
+        }
         section = i;
         ordinals = new Map();
         outside = new Set();
+        written = new Map();
+        sectionParts = new Map();
+        const freshBefore = fresh.length;
         if (watch) readers.push(this.sections[i].settings);
         const made = SECTIONS[i](watchedContext) ?? {};
         if (watch) {
@@ -219,7 +269,12 @@ export class ChapterRun {
           closePoint();
           for (const k of Object.keys(made)) this.sections[i].provides.add(k);
         }
-        if (!watch) for (const [k, v] of Object.entries(made)) if (!sameValue(v, this.context[k])) differs.add(`c:${k}`);
+        const madeDiffers = watch ? [] : Object.entries(made).filter(([k, v]) => !sameValue(v, this.context[k])).map(([k]) => `c:${k}`);
+        for (const k of madeDiffers) differs.add(k);
+        if (remember) {
+          this.remembered.set(key, { written, parts: sectionParts, differs: madeDiffers, made });
+          this.rememberedParts.push(...fresh.splice(freshBefore)); // deleted by dispose, not after this run
+        }
         Object.assign(chapter, made);
         Object.assign(context, made);
       }

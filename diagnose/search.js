@@ -114,8 +114,9 @@ function searchIn(run, settings, paste, targets) {
   const derivedShapes = new Map();
   const mayFit = (d) => !derivedShapes.has(d.name) || compareResult({ shape: derivedShapes.get(d.name) }, { ...paste, kind: 'size' }) !== null;
 
-  // a run under changed settings and/or moved draws: only what it affects, up to the last target it affects
-  const tryChanges = (changes) => {
+  // a run under changed settings and/or moved draws: only what it affects, up to the last target it affects (a
+  // single change's run remembered, for the pairs to take the sections it alone reaches)
+  const tryChanges = (changes, remember = false) => {
     const changed = Object.assign({}, ...changes.map((c) => c.settings ?? {}));
     const draws = changes.find((c) => c.draws)?.draws ?? null;
     const direct = run.direct(Object.keys(changed), draws?.point);
@@ -124,7 +125,7 @@ function searchIn(run, settings, paste, targets) {
     const wanted = [...new Set([...targets.map((t) => t.name), ...derived.filter(mayFit).flatMap((d) => d.from)])].filter((n) => affected[run.shownIn.get(n)]);
     if (wanted.length === 0) return;
     const runSettings = { ...settings, ...changed };
-    run.rerun(runSettings, { affected, direct, wanted, draws, inspect: (results, parts) => check(results, changes, new Set(wanted), targets, parts, runSettings) });
+    run.rerun(runSettings, { affected, direct, wanted, draws, remember, inspect: (results, parts) => check(results, changes, new Set(wanted), targets, parts, runSettings) });
   };
 
   check(run.results, [], null, all, new Map([...run.parts].map(([name, { part }]) => [name, part])));
@@ -135,7 +136,7 @@ function searchIn(run, settings, paste, targets) {
   const singles = [profileChange(settings.profile), ...settingChanges(settings), ...drawsChanges(run, settings)];
   singles.forEach((change, i) => {
     at = [1, i];
-    tryChanges([change]);
+    tryChanges([change], true);
   });
   // A seed alone answers only with a result that prints as pasted under it, and seed-scan.js's model of the
   // results a seed moves rules that out for nearly every seed at its first numbers: the common seeds it cannot
@@ -198,7 +199,7 @@ function searchIn(run, settings, paste, targets) {
   exact.length = afterSingles;
   commonSeeds.forEach((change, i) => {
     at = [2, i];
-    tryChanges([change]);
+    tryChanges([change], PAIRED_SEEDS.includes(change.to));
   });
   if (exact.length) return finish(exact, nearest);
   exact.push(...fromRange);
@@ -236,7 +237,7 @@ function searchIn(run, settings, paste, targets) {
   }
 
   // pairs of different kinds, from the likelier values of each
-  const fewSeeds = seedKeys(settings).flatMap((key) => COMMON_SEEDS.slice(0, 4).filter((v) => v !== settings[key]).map((v) => seedChange(key, settings[key], v)));
+  const fewSeeds = seedKeys(settings).flatMap((key) => PAIRED_SEEDS.filter((v) => v !== settings[key]).map((v) => seedChange(key, settings[key], v)));
   const groups = [[profileChange(settings.profile)], settingChanges(settings), drawsChanges(run, settings, { ownOnly: true }), fewSeeds];
   let pair = 0;
   for (let i = 0; i < groups.length; i++) {
@@ -251,6 +252,9 @@ function searchIn(run, settings, paste, targets) {
   }
   return finish(exact, nearest);
 }
+
+// The common seeds tried in pairs with the other kinds.
+const PAIRED_SEEDS = COMMON_SEEDS.slice(0, 4);
 
 // Results that no seed moves (the book's x1 and x2, the masks, the batched-matmul example): the seed model leaves
 // them out, and a seed's run prints them as the settings do.
