@@ -50,7 +50,7 @@ test('isolated after the service worker starts: Stop keeps the namespace and wha
   assert.match(await page.textContent('#status'), /Stopped: the namespace is kept\./);
   console.log(`# Stop took ${Math.round(stopMs)} ms`);
 
-  // The site kept for offline use, then opened with the network off: the notebook and the walk-through.
+  // The site kept for offline use, then opened with the network off: the notebook, the walk-through, the bench.
   await page.waitForFunction(() => document.documentElement.dataset.offline === 'kept', null, { timeout: 120_000 });
   assert.match(await page.textContent('#mode'), /Works offline: the site is kept in this browser\./);
   await page.context().setOffline(true);
@@ -61,6 +61,8 @@ test('isolated after the service worker starts: Stop keeps the namespace and wha
   assert.match(await page.textContent('.nb-cell[data-cell="2"] .nb-error'), /NameError: name 'x' is not defined/);
   await page.goto(`${base}index.html`);
   await page.locator('[data-step][data-section] table, [data-step][data-section] .tensor').first().waitFor({ timeout: 30_000 });
+  await page.goto(`${base}bench.html`); // and the bench, its core ready to time
+  await page.locator('#sweep-run:enabled').waitFor({ timeout: 30_000 });
   page.problems = page.problems.filter((p) => !/ERR_INTERNET_DISCONNECTED/.test(p)); // the service worker's update check
   assertNoProblems(page);
   await closePage(page);
