@@ -1,4 +1,4 @@
-// The notebook's timings (part of `npm run bench`; alone: `node scripts/bench/notebook.mjs [--rounds N]`):
+// The notebook's timings (part of `npm run bench`; alone: `node scripts/bench/notebook.mjs [--rounds N] [--site F]`):
 //   first output  loadNotebook() until the first cell's output, in a fresh Node process each round (cold:
 //                 Pyodide and the core compiled anew; the files come from the local disk);
 //   page          the same in Chromium: the built notebook page (dist/site/notebook.html, cold cache, on the
@@ -38,15 +38,14 @@ export async function firstOutputMs() {
 }
 
 /** Chromium, cold: navigation -> the first cell's output on the page; one fresh context per round. */
-export async function pageFirstOutputMs(rounds = 3) {
+export async function pageFirstOutputMs(rounds = 3, site = fileURLToPath(new URL('../../dist/site/', import.meta.url))) {
   let chromium;
   try {
     ({ chromium } = await import('playwright-core'));
   } catch {
     return null;
   }
-  const site = fileURLToPath(new URL('../../dist/site/', import.meta.url));
-  if (!existsSync(`${site}notebook.html`)) return null; // npm run build:site first
+  if (!existsSync(`${site}/notebook.html`)) return null; // npm run build:site first
   const server = await startStaticHost({ folder: site, prefix: '/', headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
@@ -65,7 +64,7 @@ export async function pageFirstOutputMs(rounds = 3) {
     const t0 = Date.now();
     await page.goto(url);
     await page.locator('.nb-cell-tools button').first().click(); // queued until Python is ready
-    await page.locator('.nb-stdout').first().waitFor({ timeout: 60_000 });
+    await page.locator('.nb-stdout').first().waitFor({ timeout: 180_000 }); // a busy machine can take minutes
     const ms = Date.now() - t0;
     const log = await page.evaluate(() => window.notebookLoad ?? []);
     return { ms, phases: log.filter((e, i) => i === 0 || phaseOf(e.message) !== phaseOf(log[i - 1].message)).map((e) => `${e.at} ms ${e.message}`) };
@@ -119,7 +118,7 @@ export async function pageFirstOutputMs(rounds = 3) {
 // A loader report's kind: its words without the file names and numbers ("Downloading …: 3.3 MB in all…").
 const phaseOf = (message) => message.replace(/ [\w.-]+: [\d.]+ MB in all…$/, '').replace(/[\d.]+ MB/g, '');
 
-export async function notebookTimes(rounds = 5) {
+export async function notebookTimes(rounds = 5, site = undefined) {
   const self = fileURLToPath(import.meta.url);
   const first = [];
   for (let i = 0; i < rounds; i++) {
@@ -128,7 +127,7 @@ export async function notebookTimes(rounds = 5) {
     first.push(Number(run.stdout.trim()));
   }
   const result = { firstOutputMs: { median: median(first), min: Math.min(...first), max: Math.max(...first) },
-    pageFirstOutputMs: await pageFirstOutputMs(Math.min(rounds, 3)) };
+    pageFirstOutputMs: await pageFirstOutputMs(Math.min(rounds, 3), site) };
   if (transcriptionPath) {
     const cells = readChapterNotebook();
     const nb = await loadNotebook();
@@ -152,7 +151,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--first')) {
     console.log((await firstOutputMs()).toFixed(1));
   } else {
+    // --site <folder>: another build of the site (to compare builds on one machine in one sitting)
     const i = process.argv.indexOf('--rounds');
-    console.log(JSON.stringify(await notebookTimes(i > 0 ? Number(process.argv[i + 1]) : 5)));
+    const j = process.argv.indexOf('--site');
+    console.log(JSON.stringify(await notebookTimes(i > 0 ? Number(process.argv[i + 1]) : 5, j > 0 ? process.argv[j + 1] : undefined)));
   }
 }
