@@ -21,10 +21,16 @@ const NETWORK = [
   'RTCDataChannel', 'Worker', 'SharedWorker', 'importScripts', 'FontFace', 'fetchLater', 'Notification',
 ];
 
-/** Fetch for the site's own files only, nothing else that sends, and no JavaScript compiled from text. */
+/**
+ * Fetch for the site's own files only, nothing else that sends, no JavaScript compiled from text, and no hold
+ * on the worker itself. Returns the worker's own postMessage, for the runner (Python is refused it).
+ */
 export function siteOnly() {
+  const post = self.postMessage.bind(self);
   closeNetwork();
   sealDynamicCode();
+  sealWorker();
+  return post;
 }
 
 // What the loader shows while Python loads: set by watchSiteFetches, it sees each of the site's responses.
@@ -71,5 +77,15 @@ function sealDynamicCode() {
       if (typeof handler !== 'function') throw refusal(`${name} with code as text`);
       return timer(handler, ...rest);
     } }[name]);
+  }
+}
+
+// Only the runner speaks to the page and only the page ends the worker: a message posted by a cell could pass
+// for the runner's (a result, Python's snapshot), and a worker closed by a cell would leave every later cell
+// waiting for an answer.
+function sealWorker() {
+  const reason = { postMessage: 'only the notebook speaks to the page', close: 'only the page ends it (Stop, restart)' };
+  for (const [name, why] of Object.entries(reason)) {
+    replaceGlobal(name, { [name]() { throw new TypeError(`${name} is not available in the notebook's worker: ${why}`); } }[name]);
   }
 }

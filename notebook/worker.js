@@ -5,8 +5,10 @@ import { siteOnly } from './site-only.js';
 
 const port = await (async () => {
   if (typeof self === 'object' && typeof self.postMessage === 'function' && typeof process !== 'object') {
-    siteOnly(); // the browser: no way out of the site's origin for Python, set before Pyodide loads
-    return { post: (m, transfer) => self.postMessage(m, transfer), listen: (f) => { self.onmessage = (e) => f(e.data); } };
+    // the browser: no way out of the site's origin for Python, set before Pyodide loads. A listener rather than
+    // onmessage, which a cell could set.
+    const post = siteOnly();
+    return { post: (m, transfer) => post(m, transfer), listen: (f) => self.addEventListener('message', (e) => f(e.data)) };
   }
   const { parentPort } = await import('node:worker_threads');
   return { post: (m, transfer) => parentPort.postMessage(m, transfer), listen: (f) => parentPort.on('message', f) };

@@ -1,7 +1,7 @@
 // The notebook's worker reaches only the site's own origin: a cell's requests to another origin (a second
 // local server on another port, which would answer anyone) are refused and that server receives nothing,
-// while Python still loads and the chapter's cells still run; a snapshot of Python a cell posts as the worker
-// would is not kept for later visits. Its script has a policy of its own: as a header
+// while Python still loads and the chapter's cells still run; a cell can neither post messages as the runner
+// (a snapshot of Python the page would keep for later visits) nor close the worker. Its script has a policy of its own: as a header
 // from vite preview (npm start), and from the site's service worker on a static host.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,9 +69,12 @@ attempt("run_js", lambda: pyodide.code.run_js(f"import('{OTHER}/run_js.js')"))
 settle("fetch", js.fetch(OTHER + "/fetch?secret"))
 settle("fetch of a Request", js.fetch(js.Request.new(OTHER + "/request")))
 settle("loadPackage", pyodide_js.loadPackage(OTHER + "/package.whl"))  # resolves even when it fails: the server tells
-# what the page would keep as Python's snapshot for later visits, were it to take a cell's word for it
-js.postMessage(pyodide.ffi.to_js({"type": "snapshot", "bytes": js.Uint8Array.new(16)}, dict_converter=js.Object.fromEntries))
-js.postMessage(pyodide.ffi.to_js({"type": "ready", "snapshot": js.Uint8Array.new(16)}, dict_converter=js.Object.fromEntries))
+# the worker itself: a message posing as the runner's (here Python's snapshot, which the page would keep for
+# later visits were it to take a cell's word for it), and closing it (every later cell would wait forever)
+as_js = lambda d: pyodide.ffi.to_js(d, dict_converter=js.Object.fromEntries)
+attempt("postMessage", lambda: js.postMessage(as_js({"type": "snapshot", "bytes": js.Uint8Array.new(16)})))
+attempt("postMessage as ready", lambda: js.postMessage(as_js({"type": "ready", "snapshot": js.Uint8Array.new(16)})))
+attempt("close", lambda: js.close())
 `;
 
 const report = 'for name, outcome in outcomes.items():\n    print(f"{name}: {outcome}")';
@@ -111,11 +114,12 @@ test("a cell's requests to another origin are refused, and that origin receives 
     outcomes = Object.fromEntries(reported.output.trim().split('\n').map((line) => line.split(/: (.*)/s).slice(0, 2)));
   }
   const { loadPackage, ...refusable } = outcomes;
-  assert.equal(Object.keys(refusable).length, 12, JSON.stringify(outcomes));
+  assert.equal(Object.keys(refusable).length, 15, JSON.stringify(outcomes));
   for (const [name, outcome] of Object.entries(refusable)) assert.match(outcome, /^refused: /, `${name}: ${outcome}`);
   assert.match(outcomes.fetch, /fetch from http:\/\/127\.0\.0\.1:\d+ is not available in the notebook: it reaches only this site/);
+  assert.match(outcomes.close, /close is not available in the notebook's worker: only the page ends it/);
   assert.deepEqual(other.received, [], 'the other origin received requests');
-  // The snapshots the cell posted were not kept (the real one, if any, is Python's whole memory).
+  // No snapshot of the cell's was kept (the real one, if any, is Python's whole memory).
   const kept = await page.evaluate(async () => {
     const url = new URL('./notebook-python-snapshot', location.href).href;
     const sizes = [];
