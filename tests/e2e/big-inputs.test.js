@@ -100,7 +100,15 @@ test('taking apart a weight of head 5 builds head 5 of the scores and outlines t
   const weights = step.locator('figure[data-tensor="mha_weights"]');
   const scores = step.locator('figure[data-tensor="mha_scores"]');
   assert.equal(await scores.locator('td.cell').first().getAttribute('data-index'), '0,0,0,0', 'the scores show head 0');
+  // an edit updates the tables in place (the same elements), and the head picker then draws the new numbers
+  await weights.locator('table.matrix').evaluate((table) => (window.tableBeforeEdit = table));
+  await page.locator('#inputSeed').fill('4321');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('inputSeed') === '4321');
+  assert.ok(await weights.locator('table.matrix').evaluate((table) => table === window.tableBeforeEdit), 'the table is updated in place');
   await weights.locator('.head-pick[data-head="5"]').click();
+  const expected = (await reference(settingsOf(page))).mha_weights.values[0][5][3];
+  const shown = await weights.locator('td.cell[data-index^="0,5,3,"] .num').evaluateAll((nums) => nums.map((n) => Number(n.textContent.replace('−', '-'))));
+  assert.ok(shown.every((v, k) => Math.abs(v - expected[k]) < 1e-4), `head 5 row 3 after the edit: ${shown} vs ${expected}`);
   await weights.locator('td.cell[data-index="0,5,3,2"]').click();
   // weights[0, 5, 3, :] come from scores[0, 5, 3, 0..3]: that head is built, with those four cells outlined
   await scores.locator('td.cell.is-operand').first().waitFor();
