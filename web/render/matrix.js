@@ -91,8 +91,13 @@ export function renderResult(result, ctx) {
     : shape.length > 0 && result.tensor?.dtype === 'float32' && ctx.printInFull ? wholeTensorTexts(flat, ctx.printInFull) : null;
   // the legend's numbers as the cells write them, where they are elements of the tensor
   const say = (v) => {
-    const k = texts ? flat.indexOf(v) : -1;
-    return k >= 0 && texts.prepare([k]) ? texts.at(k) : fmt(v);
+    const element = (x) => {
+      const k = texts ? flat.indexOf(x) : -1;
+      return k >= 0 && texts.prepare([k]) ? texts.at(k) : null;
+    };
+    // a diverging scale's lower end, −top, may be no element: written as top is, with the sign turned
+    const mirrored = element(-v);
+    return element(v) ?? (mirrored === null ? fmt(v) : mirrored.startsWith('−') ? mirrored.slice(1) : `−${mirrored}`);
   };
   fig.append(
     h(
