@@ -24,7 +24,7 @@ async function failing(nb, code) {
   return error;
 }
 
-// The snapshot the first notebook takes as it starts (it arrives before the answer to its first cell).
+// The snapshot the first notebook takes as it starts (kept before loadNotebook resolves).
 let sandboxedSnapshot;
 
 describe('by default a cell cannot reach the host', () => {
