@@ -2,7 +2,10 @@
 // after npm run build:site): the built page on the local static host, a printout pasted into a step's box, from
 // the click on "Find why" to the answer, for one change of each kind at the book's sizes and at 16 words × 16
 // dims. `first` includes starting the worker (its WebAssembly and the chapter's watched run); the median is of
-// the rounds after it, in the same page. Prints a table, then JSON.
+// the rounds after it, in the same page; `× seed 42` is the median over the book's seed 42 case's median in the
+// same run (the machine's load moves both alike), and the load average is read before and after. Prints a table,
+// then JSON.
+import { loadavg, cpus } from 'node:os';
 import { setup, newPage, stepSelector, formatHash } from '../../tests/e2e/harness.mjs';
 import { loadAttention } from '../../wasm/index.js';
 import { diagnoseCases } from './diagnose-cases.mjs';
@@ -10,6 +13,7 @@ import { diagnoseCases } from './diagnose-cases.mjs';
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;
 const CASES = diagnoseCases(await loadAttention());
 
+const loadBefore = loadavg()[0];
 const env = await setup();
 const rows = [];
 try {
@@ -51,6 +55,10 @@ try {
 } finally {
   await env.close();
 }
-console.log('case'.padEnd(30), 'first ms'.padStart(9), 'median ms'.padStart(10), ' answer');
-for (const r of rows) console.log(r.case.padEnd(30), String(r.firstMs).padStart(9), String(r.medianMs).padStart(10), '', r.answer);
-console.log(JSON.stringify({ rounds, rows }));
+const load = { before: loadBefore, after: loadavg()[0], cpus: cpus().length };
+const seed42 = rows.find((r) => r.case === 'book: seed 42 (common)').medianMs;
+for (const r of rows) r.vsSeed42 = Number((r.medianMs / seed42).toFixed(2));
+console.log(`load average ${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after, ${load.cpus} CPUs`);
+console.log('case'.padEnd(30), 'first ms'.padStart(9), 'median ms'.padStart(10), '× seed 42'.padStart(10), ' answer');
+for (const r of rows) console.log(r.case.padEnd(30), String(r.firstMs).padStart(9), String(r.medianMs).padStart(10), r.vsSeed42.toFixed(2).padStart(10), '', r.answer);
+console.log(JSON.stringify({ rounds, load, rows }));
