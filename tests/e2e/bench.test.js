@@ -448,7 +448,7 @@ test('the teaching page links to bench.html and bench.html links back, on the ho
   const page = await newPage(env.browser);
   await page.goto(env.base);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
-  assert.equal(await page.textContent('#backend'), 'WebAssembly · SIMD · 1 thread', 'the teaching page names its build and threads');
+  assert.equal(await page.textContent('#backend'), 'WebAssembly SIMD, 1 thread', 'the teaching page names its build and threads');
   await Promise.all([page.waitForURL(`${env.base}bench.html`), page.click('a[href="./bench.html"]')]);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', undefined, { timeout: 30_000 });
   await page.goto(`${env.base}bench.html`);

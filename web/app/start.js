@@ -18,8 +18,9 @@ export async function loadCore({ step, nav, backend }) {
     return null;
   }
   performance.mark('page:loaded');
-  // the build and its threads: in a page, the one-thread build (the bench page runs the threaded one)
-  backend.textContent = `${torch.backend === 'wasm-simd128' ? 'WebAssembly · SIMD' : 'WebAssembly'} · ${torch.threads} thread${torch.threads === 1 ? '' : 's'}`;
+  // the build and its threads: in a page, the one-thread build (the bench page runs the threaded one); worded
+  // to keep the phone's header lines as they were
+  backend.textContent = `${torch.backend === 'wasm-simd128' ? 'WebAssembly SIMD' : 'WebAssembly'}, ${torch.threads} thread${torch.threads === 1 ? '' : 's'}`;
   backend.title = `torch.flavour: ${torch.flavour}, torch.threads: ${torch.threads}`;
   return torch;
 }
