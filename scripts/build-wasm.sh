@@ -27,7 +27,8 @@ for flavour in "${flavours[@]}"; do
     echo "build-wasm: the $flavour flavour failed:" >&2
     cat "build/wasm-$flavour.log" >&2
   else
-    echo "build-wasm: $flavour built ($(tail -n 1 "build/wasm-$flavour.log"))"
+    linked=$(grep -o '[^ ]*\.mjs$' "build/wasm-$flavour.log" | tail -n 1 || true)
+    if [[ -n $linked ]]; then echo "build-wasm: $flavour built: $linked"; else echo "build-wasm: $flavour up to date"; fi
   fi
 done
 ((${#failed[@]} == 0))
