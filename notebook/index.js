@@ -44,6 +44,9 @@ async function spawnWorker(onMessage, onFailure) {
 // Stop can interrupt Python in place (a KeyboardInterrupt, the namespace kept) only with a SharedArrayBuffer:
 // always in Node, in a browser only on a cross-origin-isolated page. Elsewhere Stop restarts the worker.
 const canInterrupt = () => typeof SharedArrayBuffer === 'function' && (inNode || globalThis.crossOriginIsolated === true);
+// How long Stop waits for Python to see the interrupt before it replaces the worker (a loop inside C code never
+// checks): Python answers in milliseconds, but a busy machine or a phone may not run its thread for a second.
+const STOP_GRACE_MS = 3000;
 
 class Notebook {
   #options;
@@ -223,7 +226,7 @@ class Notebook {
 
   /**
    * Stops the running cell. With an interrupt buffer the cell ends in a KeyboardInterrupt and the namespace
-   * stays; otherwise (or if Python does not answer within a second) the worker is replaced, the namespace
+   * stays; otherwise (or if Python does not answer within STOP_GRACE_MS) the worker is replaced, the namespace
    * is lost, and each waiting run resolves with a KeyboardInterrupt error that says so.
    */
   async stop() {
@@ -231,7 +234,7 @@ class Notebook {
     if (this.#interrupt) {
       const idle = new Promise((resolve) => {
         const poll = setInterval(() => { if (this.#calls.size === 0) { clearInterval(poll); resolve(true); } }, 10);
-        setTimeout(() => { clearInterval(poll); resolve(this.#calls.size === 0); }, 1000);
+        setTimeout(() => { clearInterval(poll); resolve(this.#calls.size === 0); }, STOP_GRACE_MS);
       });
       Atomics.store(this.#interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt at its next check
       if (await idle) return;
