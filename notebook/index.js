@@ -109,10 +109,10 @@ class Notebook {
         this.#fail(new NotebookError(`notebook: ${message}; Python restarts at the next call, with its variables gone`));
       });
     this.#worker = worker;
-    this.#worker.busy(true);
+    worker.busy(true);
     // A snapshot still on its way (the caller reads it from a cache) is waited for while the worker loads.
     const snapshot = this.#snapshot = await Promise.resolve(this.#snapshot).then(asBytes, () => null);
-    this.#worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt, hostAccess,
+    worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt, hostAccess,
       snapshot, snapshotURL: this.#snapshotURL, makeSnapshot: typeof onSnapshot === 'function' } });
     let backend, made;
     try {
@@ -128,8 +128,11 @@ class Notebook {
       worker.terminate();
       throw error;
     }
+    // Replaced while it started (a second Restart, a Stop): its call was settled by the replacement, which sets
+    // up the notebook itself.
+    if (this.#worker !== worker) return;
     this.#backend = backend;
-    this.#worker.busy(false);
+    worker.busy(false);
   }
 
   // A snapshot the worker made: every later start (a Stop or restart that needs a new worker) restores from it,

@@ -117,7 +117,8 @@ test('rename, duplicate, and delete with undo', async () => {
   await page.getByRole('button', { name: 'Delete “Scores by hand (copy)”' }).click();
   await page.waitForFunction(() => document.getElementById('notebook-name').value === 'Scores by hand');
   assert.deepEqual((await stored(page)).map((n) => n.name), ['Scores by hand']);
-  assert.match(await page.textContent('#notices'), /“Scores by hand \(copy\)” was deleted\./);
+  // the notice comes once the next notebook is shown, a moment after its name
+  await page.locator('#notices', { hasText: '“Scores by hand (copy)” was deleted.' }).waitFor();
   await page.getByRole('button', { name: 'Undo' }).click();
   await page.waitForFunction(() => document.getElementById('notebook-name').value === 'Scores by hand (copy)');
   assert.deepEqual((await stored(page)).map((n) => n.name).sort(), ['Scores by hand', 'Scores by hand (copy)']);
