@@ -363,3 +363,80 @@ TEST_CASE("binary, binary_scalar, masked_fill: every table equals the reference"
         }
     }
 }
+
+// The packing copies of the packed GEMM and of the attention (4 × 4 transposes) against their scalar
+// references, byte for byte over the whole buffer: every value, every zero of the padding, and nothing written
+// past it (both start from the same NaN pattern). The headers' SSE shuffles need an x86 compiler.
+#if defined(__SSE__)
+#include "kernels/simd_attention.hpp"
+
+namespace {
+
+// A buffer of n floats that no copy writes by chance: a NaN payload per position.
+std::vector<float> poisoned(size_t n) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = from_bits(0x7fc00000u | static_cast<uint32_t>(i & 0x3fffff));
+    return v;
+}
+
+template <int MR>
+void check_pack_a(const std::vector<float>& A, int64_t lda, int64_t mc, int64_t kc) {
+    const size_t n = static_cast<size_t>((mc + MR - 1) / MR * MR * kc + 8);
+    auto want = poisoned(n), got = poisoned(n);
+    attn::kernels::pack_a_scalar<MR>(A.data(), lda, mc, kc, want.data());
+    attn::kernels::pack_a<MR>(A.data(), lda, mc, kc, got.data());
+    INFO("pack_a MR=" << MR << " mc=" << mc << " kc=" << kc << " lda=" << lda);
+    CHECK(std::memcmp(want.data(), got.data(), n * sizeof(float)) == 0);
+}
+
+template <int64_t NR>
+void check_pack_b(const std::vector<float>& B, int64_t rsb, int64_t csb, int64_t kc, int64_t nc) {
+    const size_t n = static_cast<size_t>((nc + NR - 1) / NR * NR * kc + 8);
+    auto want = poisoned(n), got = poisoned(n);
+    attn::kernels::pack_b_scalar<NR>(B.data(), rsb, csb, kc, nc, want.data());
+    attn::kernels::pack_b<NR>(B.data(), rsb, csb, kc, nc, got.data());
+    INFO("pack_b NR=" << NR << " kc=" << kc << " nc=" << nc << " rsb=" << rsb << " csb=" << csb);
+    CHECK(std::memcmp(want.data(), got.data(), n * sizeof(float)) == 0);
+}
+
+template <int64_t NR>
+void check_pack_keys_values(const std::vector<float>& k, const std::vector<float>& v, int64_t ld, int64_t T,
+                            int64_t d) {
+    constexpr int64_t BC = attn::kernels::kAttentionKeys;
+    const int64_t keys = (T + BC - 1) / BC * BC, dp = (d + NR - 1) / NR * NR;
+    const size_t n = static_cast<size_t>(keys * (d + dp) + 8);
+    auto want = poisoned(n), got = poisoned(n);
+    attn::kernels::pack_keys_values_scalar<NR, BC>(k.data(), ld, v.data(), ld, T, d, want.data(),
+                                                   want.data() + keys * d);
+    attn::kernels::pack_keys_values<xsimd::sse2, NR, BC>(k.data(), ld, v.data(), ld, T, d, got.data(),
+                                                         got.data() + keys * d);
+    INFO("pack_keys_values NR=" << NR << " T=" << T << " d=" << d << " ld=" << ld);
+    CHECK(std::memcmp(want.data(), got.data(), n * sizeof(float)) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("packing with 4 x 4 transposes copies exactly what the scalar packing copies", "[kernels][pack]") {
+    std::mt19937 rng(12);
+    const auto values = normal(rng, 300 * 300);
+    // Sizes around the groups of 4, the register blocks (MR 4, 6, 8; NR 8, 16, 48) and a k block (256).
+    for (int64_t mc : {1, 3, 4, 5, 7, 8, 13, 96})
+        for (int64_t kc : {1, 3, 4, 7, 256}) {
+            check_pack_a<4>(values, kc + 3, mc, kc);
+            check_pack_a<6>(values, kc + 3, mc, kc);
+            check_pack_a<8>(values, kc, mc, kc);
+        }
+    for (int64_t nc : {1, 5, 8, 13, 16, 47, 48, 100})
+        for (int64_t kc : {1, 3, 4, 7, 256}) {
+            check_pack_b<8>(values, 1, kc + 1, kc, nc);  // transposed: columns contiguous
+            check_pack_b<16>(values, 1, kc + 1, kc, nc);
+            check_pack_b<48>(values, 1, kc, kc, nc);
+            check_pack_b<8>(values, nc + 2, 1, kc, nc);  // rows contiguous
+        }
+    for (int64_t T : {1, 3, 4, 5, 63, 64, 65, 130})
+        for (int64_t d : {1, 3, 4, 5, 8, 21, 64}) {
+            check_pack_keys_values<8>(values, values, 3 * d + 1, T, d);
+            check_pack_keys_values<16>(values, values, d, T, d);
+        }
+}
+#endif

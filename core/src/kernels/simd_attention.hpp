@@ -55,13 +55,11 @@ struct AttentionSizes {
 };
 
 // K and V of one head laid out for the key tiles, key by key (zeros past T): its column of Kᵀ panel j/NR in
-// kp, and its row of each V panel in vp.
-template <class Arch>
-void pack_keys_values(const float* k, int64_t ldk, const float* v, int64_t ldv, int64_t T, int64_t d, float* kp,
-                      float* vp) {
-    using S = AttentionSizes<Arch>;
-    constexpr int64_t NR = S::NR, BC = S::BC;
-    const int64_t tiles = S::tiles(T), dp = S::padded(d);
+// kp, and its row of each V panel in vp. The scalar reference of pack_keys_values.
+template <int64_t NR, int64_t BC>
+void pack_keys_values_scalar(const float* k, int64_t ldk, const float* v, int64_t ldv, int64_t T, int64_t d,
+                             float* kp, float* vp) {
+    const int64_t tiles = (T + BC - 1) / BC, dp = (d + NR - 1) / NR * NR;
     for (int64_t j = 0; j < tiles * BC; ++j) {
         const bool real = j < T;
         float* kdst = kp + (j / NR) * NR * d + j % NR;
@@ -72,6 +70,41 @@ void pack_keys_values(const float* k, int64_t ldk, const float* v, int64_t ldv, 
             const int64_t n = real ? min_i64(NR, d - c0) : 0;
             for (int64_t x = 0; x < n; ++x) vdst[x] = v[j * ldv + c0 + x];
             for (int64_t x = n; x < NR; ++x) vdst[x] = 0.0f;
+        }
+    }
+}
+
+// pack_keys_values_scalar's layout: K's rows go 4 keys × 4 columns at a time through transpose_4x4 (4 keys
+// of a panel sit side by side in each of its rows), V's rows are copied a vector at a time; the keys left
+// (T mod 4, and past T) and K's last d mod 4 columns as the scalar reference copies them.
+template <class Arch, int64_t NR, int64_t BC>
+void pack_keys_values(const float* k, int64_t ldk, const float* v, int64_t ldv, int64_t T, int64_t d, float* kp,
+                      float* vp) {
+    using V = Vec<Arch>;
+    constexpr int64_t W = V::size;
+    static_assert(NR % 4 == 0 && NR % W == 0 && BC % NR == 0, "a panel must be whole groups of 4 keys and vectors");
+    const int64_t tiles = (T + BC - 1) / BC, dp = (d + NR - 1) / NR * NR, d4 = d / 4 * 4;
+    int64_t j = 0;
+    for (; j + 4 <= T; j += 4) {  // j mod 4 = 0, so the 4 keys share a panel
+        float* kdst = kp + (j / NR) * NR * d + j % NR;
+        for (int64_t c = 0; c < d4; c += 4) transpose_4x4(k + j * ldk + c, ldk, kdst + c * NR, NR);
+        for (int64_t x = 0; x < 4; ++x)
+            for (int64_t c = d4; c < d; ++c) kdst[c * NR + x] = k[(j + x) * ldk + c];
+    }
+    for (int64_t jj = j; jj < tiles * BC; ++jj) {
+        const bool real = jj < T;
+        float* kdst = kp + (jj / NR) * NR * d + jj % NR;
+        ATTN_SCALAR_LOOP
+        for (int64_t c = 0; c < d; ++c) kdst[c * NR] = real ? k[jj * ldk + c] : 0.0f;
+    }
+    for (j = 0; j < tiles * BC; ++j) {
+        const float* src = j < T ? v + j * ldv : v;
+        float* vdst = vp + (j / BC) * BC * dp + (j % BC) * NR;
+        const int64_t n = j < T ? d : 0;  // V's values in this key's row, then zeros to dp
+        for (int64_t c0 = 0; c0 < dp; c0 += NR, vdst += BC * NR) {
+            int64_t x = 0;
+            for (; x + W <= n - c0 && x < NR; x += W) V::load_unaligned(src + c0 + x).store_unaligned(vdst + x);
+            for (; x < NR; ++x) vdst[x] = c0 + x < n ? src[c0 + x] : 0.0f;
         }
     }
 }
@@ -193,7 +226,7 @@ void attention_causal(const float* q, int64_t ldq, const float* k, int64_t ldk, 
     float* kp = o + S::context(d);  // per tile, Kᵀ as panels [BC/NR][d][NR]
     float* vp = kp + S::keys(T, d);  // per tile, V as panels [dp/NR][BC][NR]
     float* qp = vp + S::keys_values(T, d) - S::keys(T, d);  // the query block packed as slivers [BRP/MR][d][MR]
-    pack_keys_values<Arch>(k, ldk, v, ldv, T, d, kp, vp);
+    pack_keys_values<Arch, S::NR, S::BC>(k, ldk, v, ldv, T, d, kp, vp);
     for (int64_t i0 = 0; i0 < T; i0 += S::BR)
         attend_query_block<Arch, Fused>(q, ldq, kp, vp, out, ldo, T, d, scale, i0, s, o, qp);
 }
@@ -237,8 +270,8 @@ void attention_heads(const float* q, const float* k, const float* v, float* out,
             [](void* context, int64_t h) {
                 const Job& j = *static_cast<const Job*>(context);
                 float* kp = j.packed + h * S::keys_values(j.T, j.d);
-                pack_keys_values<Arch>(j.k + h * j.d, j.width, j.v + h * j.d, j.width, j.T, j.d, kp,
-                                       kp + S::keys(j.T, j.d));
+                pack_keys_values<Arch, S::NR, S::BC>(j.k + h * j.d, j.width, j.v + h * j.d, j.width, j.T, j.d, kp,
+                                                     kp + S::keys(j.T, j.d));
             },
             &job);
         attn::parallel::run_tasks(

@@ -2,6 +2,8 @@
 // Matrix products on SIMD lanes: matmul, gemm and gemm_fused (references matmul, gemm, gemm_fused_ref in
 // reference.cpp). A small driver reads A and B in place, a packed one serves large products; the sizes of
 // the register blocks come from each simd_<arch>.cpp (Blocking, SmallBlocking).
+#include <xmmintrin.h>  // transpose_4x4: SSE on x86, wasm SIMD128 through Emscripten
+
 #include <array>
 #include <utility>
 
@@ -165,9 +167,23 @@ void packed_kernel(const float* Ap, const float* Bp, int64_t kc, float* C, int64
         for (int v = 0; v < NV; ++v) acc[r][v].store_unaligned(C + r * ldc + v * W);
 }
 
+// dst[c·ldd + r] = src[r·lds + c] for r, c < 4: a 4 × 4 block transposed in registers (4 loads, 8 shuffles,
+// 4 stores instead of 16 scalar loads and stores). SSE's 128-bit shuffles on every arch: Emscripten maps them
+// onto wasm SIMD128 shuffles, which V8 compiles back to unpcklps/movlhps; AVX encodes them with VEX.
+ATTN_INLINE void transpose_4x4(const float* src, int64_t lds, float* dst, int64_t ldd) {
+    __m128 r0 = _mm_loadu_ps(src), r1 = _mm_loadu_ps(src + lds);
+    __m128 r2 = _mm_loadu_ps(src + 2 * lds), r3 = _mm_loadu_ps(src + 3 * lds);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_storeu_ps(dst, r0);
+    _mm_storeu_ps(dst + ldd, r1);
+    _mm_storeu_ps(dst + 2 * ldd, r2);
+    _mm_storeu_ps(dst + 3 * ldd, r3);
+}
+
 // Ap[s][k][r] = A[(s·MR + r)·lda + k] for the mc × kc block: slivers of MR rows, k-major; rows past mc are 0.
+// The scalar reference of pack_a (a test compares the two).
 template <int MR>
-void pack_a(const float* A, int64_t lda, int64_t mc, int64_t kc, float* Ap) {
+void pack_a_scalar(const float* A, int64_t lda, int64_t mc, int64_t kc, float* Ap) {
     for (int64_t s = 0; s * MR < mc; ++s) {
         float* out = Ap + s * kc * MR;
         for (int r = 0; r < MR; ++r) {
@@ -184,9 +200,37 @@ void pack_a(const float* A, int64_t lda, int64_t mc, int64_t kc, float* Ap) {
     }
 }
 
+// pack_a_scalar's copy, each 4 rows × 4 steps of k one transpose_4x4; the rows left (MR mod 4, or past mc)
+// and the last kc mod 4 steps as pack_a_scalar copies them.
+template <int MR>
+void pack_a(const float* A, int64_t lda, int64_t mc, int64_t kc, float* Ap) {
+    for (int64_t s = 0; s * MR < mc; ++s) {
+        float* out = Ap + s * kc * MR;
+        const float* a = A + s * MR * lda;
+        const int64_t rows = min_i64(MR, mc - s * MR);
+        int r = 0;
+        for (; r + 4 <= rows; r += 4) {
+            int64_t k = 0;
+            for (; k + 4 <= kc; k += 4) transpose_4x4(a + r * lda + k, lda, out + k * MR + r, MR);
+            for (; k < kc; ++k)
+                for (int x = 0; x < 4; ++x) out[k * MR + r + x] = a[(r + x) * lda + k];
+        }
+        for (; r < MR; ++r) {
+            if (r < rows) {
+                ATTN_SCALAR_LOOP
+                for (int64_t k = 0; k < kc; ++k) out[k * MR + r] = a[r * lda + k];
+            } else {
+                ATTN_SCALAR_LOOP
+                for (int64_t k = 0; k < kc; ++k) out[k * MR + r] = 0.0f;
+            }
+        }
+    }
+}
+
 // Bp[p][k][c] = B[k·rsb + (p·NR + c)·csb] for the kc × nc block: panels of NR columns; columns past nc are 0.
+// The scalar reference of pack_b.
 template <int64_t NR>
-void pack_b(const float* B, int64_t rsb, int64_t csb, int64_t kc, int64_t nc, float* Bp) {
+void pack_b_scalar(const float* B, int64_t rsb, int64_t csb, int64_t kc, int64_t nc, float* Bp) {
     for (int64_t p = 0; p * NR < nc; ++p) {
         float* out = Bp + p * kc * NR;
         const int64_t cols = min_i64(NR, nc - p * NR);
@@ -205,6 +249,34 @@ void pack_b(const float* B, int64_t rsb, int64_t csb, int64_t kc, int64_t nc, fl
                 ATTN_SCALAR_LOOP
                 for (int64_t k = 0; k < kc; ++k) out[k * NR + c] = 0.0f;
             }
+        }
+    }
+}
+
+// pack_b_scalar's copy; a transposed B (rsb = 1: nn.Linear's W.T) goes 4 columns × 4 steps of k at a time
+// through transpose_4x4, the last cols mod 4 columns and kc mod 4 steps as pack_b_scalar copies them.
+template <int64_t NR>
+void pack_b(const float* B, int64_t rsb, int64_t csb, int64_t kc, int64_t nc, float* Bp) {
+    static_assert(NR % 4 == 0, "a panel must be whole groups of 4 columns");
+    if (csb == 1 || rsb != 1) return pack_b_scalar<NR>(B, rsb, csb, kc, nc, Bp);
+    for (int64_t p = 0; p * NR < nc; ++p) {
+        float* out = Bp + p * kc * NR;
+        const int64_t cols = min_i64(NR, nc - p * NR);
+        const float* b = B + p * NR * csb;
+        int64_t c = 0;
+        for (; c + 4 <= cols; c += 4) {
+            int64_t k = 0;
+            for (; k + 4 <= kc; k += 4) transpose_4x4(b + c * csb + k, csb, out + k * NR + c, NR);
+            for (; k < kc; ++k)
+                for (int64_t x = 0; x < 4; ++x) out[k * NR + c + x] = b[k + (c + x) * csb];
+        }
+        for (; c < cols; ++c) {
+            ATTN_SCALAR_LOOP
+            for (int64_t k = 0; k < kc; ++k) out[k * NR + c] = b[k + c * csb];
+        }
+        for (; c < NR; ++c) {
+            ATTN_SCALAR_LOOP
+            for (int64_t k = 0; k < kc; ++k) out[k * NR + c] = 0.0f;
         }
     }
 }
