@@ -37,3 +37,43 @@ export function computeChapter(torch, settings) {
   chapter.done();
   return chapter.results;
 }
+
+/**
+ * The chapter in two parts, so that a page can show one step before the whole chapter is computed: now, the
+ * sections up to the one that makes the last of `first` (the results that step draws); finish() the rest,
+ * returning the same results as computeChapter(). Until then `results` computes the rest on the first read
+ * of a result it lacks, so that nothing drawn early can miss one; an error that reading meets is kept for
+ * finish() to throw (the reader sees the result missing). The sections after `first` draw nothing without
+ * a manual_seed of their own, so the parts give computeChapter()'s bits.
+ */
+export function startChapter(torch, settings, first) {
+  const chapter = chapterContext(torch, settings);
+  let next = 0;
+  let failure = null;
+  const finish = () => {
+    if (failure) throw failure;
+    try {
+      for (; next < SECTIONS.length; next++) Object.assign(chapter, SECTIONS[next](chapter));
+    } catch (error) {
+      throw (failure = error);
+    }
+    chapter.done();
+    return chapter.results;
+  };
+  for (; next < SECTIONS.length && !first.every((name) => name in chapter.results); next++) {
+    Object.assign(chapter, SECTIONS[next](chapter));
+  }
+  const results = new Proxy(chapter.results, {
+    get(target, name) {
+      if (!(name in target) && next < SECTIONS.length && !failure && typeof name === 'string') {
+        try {
+          finish();
+        } catch {
+          // kept for finish()
+        }
+      }
+      return target[name];
+    },
+  });
+  return { results, finish };
+}
