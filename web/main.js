@@ -3,7 +3,7 @@
 // events to it. Every number on the page comes from computeChapter(torch, settings). Its other concerns are
 // modules of app/: starting (start.js), the history (history.js), the settings drawer (drawer.js) and
 // outlining what an edit changed (highlight.js).
-import { parseHash, formatHash, isBook, bookSettings, sameSettings, repairSettings, changedNames, quoted, BOOK } from './state.js';
+import { parseHash, formatHash, isBook, bookSettings, sameSettings, sameNumbers, repairSettings, changedNames, quoted, BOOK } from './state.js';
 import { renderStep, watchLedes } from './render/step.js';
 import { resolveStep } from './steps/words.js';
 import { renderToc, renderHere, revealCurrent, currentLink } from './render/toc.js';
@@ -183,37 +183,41 @@ function announce(text) {
 
 let revealedStep = null; // the step the contents were last scrolled to
 
-function render({ writeForm }) {
+/** renamed: the results are the ones shown, with only words renamed (their figures get new labels, not drawn). */
+function render({ writeForm, renamed = false }) {
   const index = stepIndex(state.step);
   // titles, prose and formulas that name sizes, written for these settings
   const steps = STEPS.map((s) => resolveStep(s, state.settings));
   const step = steps[index];
   takeApart.hide();
   const book = isBook(state.settings);
-  let article;
   const drawStart = performance.now();
-  try {
-    article = renderStep(step, {
-      results: state.results,
-      settings: state.settings,
-      isBook: book,
-      index,
-      total: STEPS.length,
-      katex,
-      openBooks: state.openBooks,
-      openMistakes: state.openMistakes,
-      onBookToggle: (name, open) => (open ? state.openBooks.add(name) : state.openBooks.delete(name)),
-      printInFull,
-    });
-  } catch (error) {
-    article = h(
-      'article',
-      { class: 'step', 'data-step': step.id, 'data-section': step.section },
-      h('h2', { id: 'step-title', tabindex: '-1' }, step.title ?? step.id),
-      h('p', { class: 'notice is-error', role: 'alert' }, `This step could not be drawn: ${error.message}`),
-    );
-  }
-  article = showStep(els.step, article); // the same step for other numbers: updated in place
+  const draw = (keepFigures) => {
+    try {
+      return renderStep(step, {
+        results: state.results,
+        settings: state.settings,
+        isBook: book,
+        index,
+        total: STEPS.length,
+        katex,
+        openBooks: state.openBooks,
+        openMistakes: state.openMistakes,
+        onBookToggle: (name, open) => (open ? state.openBooks.add(name) : state.openBooks.delete(name)),
+        printInFull,
+        renamed: keepFigures,
+      });
+    } catch (error) {
+      return h(
+        'article',
+        { class: 'step', 'data-step': step.id, 'data-section': step.section },
+        h('h2', { id: 'step-title', tabindex: '-1' }, step.title ?? step.id),
+        h('p', { class: 'notice is-error', role: 'alert' }, `This step could not be drawn: ${error.message}`),
+      );
+    }
+  };
+  // the same step for other numbers: updated in place; with figures kept only where the step shows them
+  const article = (renamed && showStep(els.step, draw(true))) || showStep(els.step, draw(false));
   watchLedes(els.step);
   watchScrollers();
   performance.measure('page:draw-step', { start: drawStart, end: performance.now() });
@@ -299,7 +303,8 @@ function renderNav(steps, index) {
   const hadFocus = document.activeElement;
   label(els.prev, '← Previous', prev);
   label(els.next, 'Next →', next);
-  els.position.textContent = `${index + 1} / ${STEPS.length}`;
+  const position = `${index + 1} / ${STEPS.length}`;
+  if (els.position.textContent !== position) els.position.textContent = position; // an edit leaves it as it is
   // A button that just became disabled cannot keep the focus: hand it to the other one.
   if (hadFocus === els.next && els.next.disabled) els.prev.focus();
   if (hadFocus === els.prev && els.prev.disabled) els.next.focus();
@@ -307,7 +312,9 @@ function renderNav(steps, index) {
 
 function label(button, text, step) {
   button.disabled = !step;
-  button.replaceChildren(...[h('span', { class: 'nav-dir' }, text), step ? h('span', { class: 'nav-title' }, step.title) : null].filter(Boolean));
+  const next = [h('span', { class: 'nav-dir' }, text), step ? h('span', { class: 'nav-title' }, step.title) : null].filter(Boolean);
+  // written when it changes (another step, a title that names a word), not on every edit
+  if (next.length !== button.children.length || next.some((el, i) => !el.isEqualNode(button.children[i]))) button.replaceChildren(...next);
 }
 
 // ---------------------------------------------------------------- events
@@ -418,6 +425,7 @@ function onSettingsInput(event) {
   const hadErrors = Object.keys(state.formErrors).length > 0;
   state.formErrors = errors;
   const committed = event?.type === 'change';
+  let renamed = false; // only words' text changed: the results are kept, with the new words
   if (Object.keys(errors).length === 0) {
     // 'input' and 'change' both arrive for one edit: compute once per new set of settings.
     const unchanged = !state.computeError && sameSettings(settings, state.settings);
@@ -426,24 +434,41 @@ function onSettingsInput(event) {
       if (hadErrors) render({ writeForm: false });
       return;
     }
-    const outcome = compute(settings);
+    renamed = !state.computeError && renameWords(settings);
+    const outcome = renamed ? {} : compute(settings);
     if (outcome.error) {
       state.computeError = outcome.error;
       state.computeFields = outcome.fields;
     } else {
-      state.settings = settings;
-      state.results = outcome.results;
+      if (!renamed) {
+        state.settings = settings;
+        state.results = outcome.results;
+      }
       state.computeError = null;
       state.computeFields = [];
       state.linkNotice = null;
-      writeEdit(formatHash(state.step, settings), { committed });
+      writeEdit(formatHash(state.step, state.settings), { committed });
     }
   } else if (committed) {
     endEdit();
   }
   const before = timed('page:highlight', () => shownValues(els.step));
-  render({ writeForm: false });
+  render({ writeForm: false, renamed });
   timed('page:highlight', () => showUpdated(before, { step: els.step, settings: els.settings, nav: els.prev.closest('.step-nav'), drawerOpen: drawer.isOpen() }));
+}
+
+/**
+ * A word renamed (its text only) changes no number: the results are kept and renamed instead of computed again.
+ * The chapter labels its results' rows and columns, and names words in its take-apart text, with the very array
+ * of words of the settings it computed (chapter/context.js), so the new words written into that array rename
+ * them everywhere. False (compute) when the numbers change, or when the results are labelled with another array.
+ */
+function renameWords(settings) {
+  const words = state.settings.tokens;
+  if (!sameNumbers(settings, state.settings) || state.results?.inputs?.rows !== words) return false;
+  words.splice(0, words.length, ...settings.tokens);
+  state.settings = { ...settings, tokens: words, embeddings: state.settings.embeddings }; // drawn numbers stay the drawn ones
+  return true;
 }
 
 function resetToBook() {

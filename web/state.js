@@ -301,6 +301,12 @@ export const changedValues = (s) =>
 /** True when two settings compute the same numbers (they make the same link). */
 export const sameSettings = (a, b) => encodeSettings(a).toString() === encodeSettings(b).toString();
 
+/**
+ * True when two settings differ at most in the words' text, as many words in each: they compute the same
+ * numbers, since a word's numbers are a setting of their own (x, or the draw's seed and shape).
+ */
+export const sameNumbers = (a, b) => a.tokens.length === b.tokens.length && sameSettings({ ...a, tokens: b.tokens }, b);
+
 /** True when every setting is the book's. */
 export const isBook = (settings) => encodeSettings(settings).toString() === '';
 

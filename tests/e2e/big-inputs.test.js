@@ -31,6 +31,9 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   const page = await newPage(env.browser);
   const id = 'mha-weights';
   await openAt(page, env.base, id, BIG);
+  const step = page.locator(stepSelector(id));
+  const weights = step.locator('figure[data-tensor="mha_weights"] table.matrix');
+  await weights.evaluate((table) => (window.tableBeforeEdit = table));
   // typed as fast as the keyboard sends them: the page computes once per frame, with every key so far
   await page.locator('#token-2').focus();
   await page.keyboard.press('End');
@@ -38,6 +41,13 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   await page.waitForFunction(() => decodeURIComponent(location.hash).includes('word3abcdef'));
   assert.equal(settingsOf(page).tokens[2], 'word3abcdef');
   await assertShowsSettings(page, id);
+  // a word renamed changes no number: the table shown is kept with its labels renamed, and the script, the
+  // take-apart and the tables' labels all name the new word
+  const labels = await weights.evaluate((table) => [table === window.tableBeforeEdit, table.querySelectorAll('thead th')[2].textContent, table.querySelectorAll('tbody th')[2].textContent]);
+  assert.deepEqual(labels, [true, 'word3abcdef', 'word3abcdef']);
+  assert.match(await step.getAttribute('data-python'), /word3abcdef/);
+  await weights.locator('td.cell[data-index="0,0,2,1"]').click();
+  await page.waitForFunction(() => document.getElementById('take-apart').textContent.includes('“word3abcdef”'));
 
   await page.locator('#inputSeed').selectText();
   await page.keyboard.type('4242', { delay: 0 });

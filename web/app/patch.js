@@ -2,13 +2,14 @@
 // each tensor's figure keeps its elements, and only the text and attributes that changed are written
 // (morphdom), so that the browser styles, lays out and paints again only those (a keystroke in a word at
 // 16 x 16 x 16 changes the tables' labels, not their 512 cells). The rest of the step (prose, formula, code,
-// panels) is small and is replaced whole, with its own buttons' handlers.
+// panels) is small and is replaced whole, with its own buttons' handlers. A keystroke that only renames a word
+// draws no figure at all: the step comes with placeholders, and the figures shown get the new labels.
 //
 // What makes a figure safe to keep: its handlers are properties (onclick), found from the event, which the kept
 // element takes over from the new drawing (render/matrix.js); everything else in it is attributes and text.
 import morphdom from 'morphdom';
 
-import { recheckOverflow } from '../render/matrix.js';
+import { recheckOverflow, relabel } from '../render/matrix.js';
 
 // A step whose question or exercise veils its results holds those figures in its handlers: it is drawn anew.
 const HOLDS_FIGURES = '.predict, .predict-off, .exercise';
@@ -20,18 +21,26 @@ const TABLE_PARTS = new Set(['TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH']);
 
 /**
  * Shows `next` (a step just drawn) in `host`: in place of the step there if it is the same step drawn for other
- * numbers, else as a new step. Returns the article now shown.
+ * numbers, else as a new step. Returns the article now shown, or null when `next` keeps figures (words renamed:
+ * render/matrix.js keptFigure) that the step shown does not have in the same places: it must be drawn whole.
  */
 export function showStep(host, next) {
   const shown = host.firstElementChild;
-  if (!shown || shown.tagName !== next.tagName || shown.dataset.step !== next.dataset.step ||
-    shown.querySelector(HOLDS_FIGURES) || next.querySelector(HOLDS_FIGURES)) {
+  const same = shown && shown.tagName === next.tagName && shown.dataset.step === next.dataset.step &&
+    !shown.querySelector(HOLDS_FIGURES) && !next.querySelector(HOLDS_FIGURES);
+  const kept = [...next.querySelectorAll(':scope > .results > figure[data-kept]')];
+  if (kept.length && !(same && keepsFigures(shown, next, kept))) return null;
+  if (!same) {
     host.replaceChildren(next);
     return next;
   }
   morphdom(shown, next, {
     getNodeKey: () => null, // matched by position: the same step draws the same structure
     onBeforeElUpdated: (from, to) => {
+      if (to.result && to.hasAttribute('data-kept')) {
+        relabel(from, to.result); // the same numbers: only the words in its labels are written
+        return false;
+      }
       // morphdom goes top down and only into what is kept: below a figure's top, everything is the figure's
       const sameKind = from.classList[0] === to.classList[0]; // e.g. a table box and a cut one, after "Draw all"
       const top = from.parentNode === shown;
@@ -46,6 +55,13 @@ export function showStep(host, next) {
     onElUpdated: (el) => el.paint?.(el),
   });
   return shown;
+}
+
+/** Whether each kept figure of `next` has the figure it stands for, drawn, at its place in `shown`. */
+function keepsFigures(shown, next, kept) {
+  const [was, is] = [shown, next].map((article) => [...(article.querySelector(':scope > .results')?.children ?? [])]);
+  return was.length === is.length &&
+    kept.every((stub) => was[is.indexOf(stub)]?.matches(`figure.result[data-tensor="${stub.dataset.tensor}"]:not([data-kept])`));
 }
 
 /** Updates `from` to look like `to` (morphdom then writes the attributes that differ and goes on to the children). */

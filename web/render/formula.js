@@ -7,6 +7,11 @@ import { h } from './dom.js';
 // is typeset as inline math, which breaks after a top-level relation or operator, in a centred block.
 const NARROW = '(max-width: 40rem)';
 
+// Formulas typeset before, copied instead of typeset again on every edit (KaTeX takes milliseconds a formula;
+// a step's formula changes with the sizes only): the last KEPT_FORMULAS, by width and TeX.
+const typesetBefore = new Map();
+const KEPT_FORMULAS = 64;
+
 /** @param katex KaTeX, null when it could not load, undefined while it is loading */
 export function renderFormula(tex, katex) {
   if (!tex) return null;
@@ -19,8 +24,13 @@ export function renderFormula(tex, katex) {
     return box;
   }
   if (katex) {
+    const key = `${narrow} ${tex}`;
+    const known = typesetBefore.get(key);
+    if (known) return known.cloneNode(true);
     try {
       katex.render(tex, box, { displayMode: !narrow, throwOnError: false, output: 'htmlAndMathml' });
+      typesetBefore.set(key, box.cloneNode(true));
+      if (typesetBefore.size > KEPT_FORMULAS) typesetBefore.delete(typesetBefore.keys().next().value);
       return box;
     } catch {
       // fall through to the source

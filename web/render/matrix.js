@@ -75,20 +75,13 @@ const MARK_TEXT = { masked: 'masked', dropped: 'dropped', leak: 'a future token 
  */
 export function renderResult(result, ctx) {
   const shape = result.shape;
-  const flat = flatValues(result.values);
+  const { flat, json, scale, live, texts, book, match } = drawnFromNumbers(result, ctx.printInFull);
   const fig = h('figure', {
     class: 'result',
     'data-tensor': result.name,
     'data-shape': shape.join(','),
-    'data-values': valuesJson(flat),
+    'data-values': json,
   });
-  const scale = shape.length === 0 ? { kind: 'none' } : heatScale(flat); // one number: no scale to read
-  const live = liveText(result.tensor);
-  const printed = printedElements(result.tensor, live);
-  // Above 1000 elements PyTorch's printout is summarised and its format comes from the few elements shown:
-  // the drawn cells are written as PyTorch prints the whole tensor (set_printoptions(profile='full')).
-  const texts = printed && printed.length === flat.length ? printedTexts(printed.map(typeset))
-    : shape.length > 0 && result.tensor?.dtype === 'float32' && ctx.printInFull ? wholeTensorTexts(flat, ctx.printInFull) : null;
   // the legend's numbers as the cells write them, where they are elements of the tensor
   const say = (v) => {
     const element = (x) => {
@@ -108,13 +101,68 @@ export function renderResult(result, ctx) {
       scaleKey(scale, say),
     ),
   );
-  // The book's number for every cell (when the printout has one per cell): differing cells are marked, and
-  // a toggle writes the book's numbers into the cells.
-  const book = result.book ? bookCells(result.values, result.book) : null;
   if (book && ctx.openBooks?.has(`${result.name}:cells`)) fig.classList.add('show-book');
-  const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book, texts), renderBook(result, ctx, book, fig, live));
+  const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book, texts), renderBook(result, ctx, book, fig, live, match));
   fig.append(body);
   return fig;
+}
+
+// What drawing a result computes from its numbers alone, kept with the result: a word renamed keeps the results
+// (main.js) and draws them again with new labels only, so their JSON, colour scale, printouts and the book's
+// cells (most of a 16 x 16 x 16 step's drawing) are not worked out again. A result's numbers never change.
+const fromNumbers = new WeakMap();
+
+function drawnFromNumbers(result, printInFull) {
+  let known = fromNumbers.get(result);
+  if (known?.printInFull === printInFull) return known;
+  const shape = result.shape;
+  const flat = flatValues(result.values);
+  const live = liveText(result.tensor);
+  const printed = printedElements(result.tensor, live);
+  known = {
+    printInFull,
+    flat,
+    json: valuesJson(flat),
+    scale: shape.length === 0 ? { kind: 'none' } : heatScale(flat), // one number: no scale to read
+    live,
+    // Above 1000 elements PyTorch's printout is summarised and its format comes from the few elements shown:
+    // the drawn cells are written as PyTorch prints the whole tensor (set_printoptions(profile='full')).
+    texts: printed && printed.length === flat.length ? printedTexts(printed.map(typeset))
+      : shape.length > 0 && result.tensor?.dtype === 'float32' && printInFull ? wholeTensorTexts(flat, printInFull) : null,
+    // The book's number for every cell (when the printout has one per cell): differing cells are marked, and
+    // a toggle writes the book's numbers into the cells.
+    book: result.book ? bookCells(result.values, result.book) : null,
+    match: result.book ? matchesBook(result.values, result.book) : null,
+  };
+  fromNumbers.set(result, known);
+  return known;
+}
+
+/**
+ * In place of a result's figure when only its words were renamed (main.js keeps the results): a placeholder for
+ * app/patch.js, which renames the labels of the figure already shown (relabel) instead of taking a new drawing.
+ */
+export function keptFigure(result) {
+  const stub = h('figure', { class: 'result', 'data-tensor': result.name, 'data-kept': '' });
+  stub.result = result;
+  return stub;
+}
+
+/** Writes a result's row and column labels (its words) into its figure, drawn before for the same numbers. */
+export function relabel(figure, result) {
+  const shape = result.shape;
+  const ndim = shape.length;
+  if (ndim === 0) return;
+  const cols = axisLabels(result.cols, shape[ndim - 1]);
+  const rows = ndim >= 2 ? axisLabels(result.rows, shape[ndim - 2]) : null;
+  const write = (th, text) => {
+    if (th.textContent !== text) th.textContent = text;
+  };
+  for (const table of figure.querySelectorAll('table.matrix')) {
+    table.querySelectorAll(':scope > thead th').forEach((th, j) => write(th, cols[j]));
+    if (rows) table.querySelectorAll(':scope > tbody > tr > th').forEach((th, i) => write(th, rows[i]));
+  }
+  for (const box of figure.querySelectorAll('.matrix-box')) recheckOverflow(box); // "Off screen: word8 … word16"
 }
 
 /** A result that is a plain value rather than a tensor (e.g. torch.allclose(...) -> True). */
@@ -533,23 +581,26 @@ function safeMark(result, index) {
   }
 }
 
+const marksFound = new WeakMap(); // result -> its marks, found once (a renamed word draws the same result again)
+
 /** The marks a result uses anywhere (for the legend). */
 export function marksIn(result) {
   if (typeof result.marks !== 'function' || !Array.isArray(result.shape)) return new Set();
+  if (marksFound.has(result)) return new Set(marksFound.get(result));
   const found = new Set();
   everyIndex(result.shape, (idx) => {
     const m = safeMark(result, idx);
     if (m) found.add(m);
     return true;
   });
-  return found;
+  marksFound.set(result, found);
+  return new Set(found);
 }
 
 // ---------------------------------------------------------------- the book's printout
 
-function renderBook(result, ctx, cells, figure, live) {
+function renderBook(result, ctx, cells, figure, live, match) {
   if (!result.book) return null;
-  const match = matchesBook(result.values, result.book);
   const box = h('div', { class: `book ${match ? 'is-match' : 'is-differs'}` });
   const differing = cells ? cells.filter((c) => !c.matches).length : null;
   box.append(

@@ -234,22 +234,24 @@ export function renderSettings(container, view) {
     }
   }
   for (const key of FIELDS) form.querySelector(`#${controlId(key)}`).closest('.field').hidden = !inUse(key, s);
+  // written only where it changes, as everything below: an edit restyles only what it changed
   const drawnCode = form.querySelector('#drawn-code');
   drawnCode.hidden = !drawn;
-  drawnCode.replaceChildren(drawn ? h('code', {}, inputsLines(s).join('; ')) : '');
-  // The embedding inputs are named after the words they belong to.
-  const { n: rowsNow, d: colsNow } = tableShape(form);
-  const words = Array.from({ length: rowsNow }, (_, i) => form.querySelector(`#token-${i}`).value.trim() || `word ${i + 1}`);
-  for (let i = 0; i < rowsNow; i++) {
-    for (let j = 0; j < colsNow; j++) setIfChanged(form.querySelector(`#x-${i}-${j}`), 'aria-label', `“${words[i]}”, d${j}`);
-    setIfChanged(form.querySelector(`[data-remove-word="${i}"]`), 'aria-label', `Remove “${words[i]}”`);
+  const code = drawn ? inputsLines(s).join('; ') : '';
+  if (drawnCode.textContent !== code) drawnCode.replaceChildren(drawn ? h('code', {}, code) : '');
+  // The embedding inputs are named after the words they belong to (each row's fields read from its row: 256
+  // look-ups by id on every keystroke were a tenth of its script at 16 x 16).
+  for (const [i, tr] of form.querySelectorAll('.inputs-table tbody tr').entries()) {
+    const word = tr.querySelector(`#token-${i}`).value.trim() || `word ${i + 1}`;
+    for (const [j, input] of tr.querySelectorAll('input.num-input').entries()) setIfChanged(input, 'aria-label', `“${word}”, d${j}`);
+    setIfChanged(tr.querySelector(`[data-remove-word="${i}"]`), 'aria-label', `Remove “${word}”`);
   }
 
   // The settings the current step is about.
   const relevant = new Set((view.relevant ?? []).map((k) => CONTROLS[k]?.tag).filter(Boolean));
   for (const el of form.querySelectorAll('[data-tag-for]')) {
     const on = relevant.has(el.dataset.tagFor);
-    el.hidden = !on;
+    if (el.hidden === on) el.hidden = !on;
     el.closest('.field, fieldset').classList.toggle('is-relevant', on);
   }
 
@@ -257,24 +259,25 @@ export function renderSettings(container, view) {
   // shown beside each setting it is about.
   const errors = { ...(view.errors ?? {}) };
   if (view.computeError) for (const key of view.computeFields ?? []) errors[CONTROLS[key]?.id ?? key] ??= view.computeError;
+  const errorLines = new Map([...form.querySelectorAll('.field-error[id]')].map((el) => [el.id, el])); // read once, not per field
   for (const input of form.querySelectorAll('input[type="text"]')) {
     const message = errors[input.id];
-    const own = form.querySelector(`#${input.id}-error`);
+    const own = errorLines.get(`${input.id}-error`);
     const shared = own ? null : 'inputs-error';
     setIfChanged(input, 'aria-invalid', message ? 'true' : null);
     const described = [own ? `${input.id}-hint` : null, message ? (own ? own.id : shared) : null].filter(Boolean).join(' ');
     setIfChanged(input, 'aria-describedby', described || null);
     if (own) {
-      own.textContent = message ?? '';
-      own.hidden = !message;
+      if (own.textContent !== (message ?? '')) own.textContent = message ?? '';
+      if (own.hidden !== !message) own.hidden = !message;
     }
   }
   const gridMessages = Object.entries(errors)
     .filter(([id]) => id.startsWith('token-') || id.startsWith('x-') || id === 'inputs-count')
     .map(([, m]) => m);
   const gridError = form.querySelector('#inputs-error');
-  gridError.replaceChildren(...gridMessages.map((m) => h('span', { class: 'error-line' }, m)));
-  gridError.hidden = gridMessages.length === 0;
+  if (gridMessages.length || gridError.firstChild) gridError.replaceChildren(...gridMessages.map((m) => h('span', { class: 'error-line' }, m)));
+  if (gridError.hidden !== !gridMessages.length) gridError.hidden = !gridMessages.length;
 
   const status = form.querySelector('#settings-status');
   const nErrors = Object.keys(view.errors ?? {}).length;

@@ -6,7 +6,7 @@
 import { append, h, inlineCode } from './dom.js';
 import { renderFormula } from './formula.js';
 import { shownCode, renderCode } from './code.js';
-import { renderResult, renderValue, marksIn } from './matrix.js';
+import { renderResult, renderValue, marksIn, keptFigure } from './matrix.js';
 import { renderEmbeddings, renderContext } from './vectors.js';
 import { sectionTitle } from './toc.js';
 import { renderOverview, renderRecap } from './overview.js';
@@ -55,7 +55,8 @@ function notebookLink(step, settings, script) {
 /**
  * @param {object} step  a step of web/steps (see the format in web/steps/index.js)
  * @param {{ results: object, settings: object, isBook: boolean, index: number, total: number, katex: object | null,
- *           openBooks: Set<string>, onBookToggle: Function }} view
+ *           openBooks: Set<string>, onBookToggle: Function, renamed?: boolean }} view
+ *        renamed: the results are those shown, with words renamed: their figures are placeholders (keptFigure)
  */
 export function renderStep(step, view) {
   const { results, settings } = view;
@@ -84,6 +85,9 @@ export function renderStep(step, view) {
   if (lede) append(article, renderLede(lede));
 
   const shown = shownResults(step, settings).map((name) => results[name] ?? { missing: name });
+  // only words renamed: the figures shown are kept and relabelled (app/patch.js), except where a question or
+  // an exercise veils them (that step is drawn anew)
+  const keepFigures = view.renamed && !step.predict && !step.exercise;
   if (shown.length) {
     const section = h('section', { class: 'results', 'aria-label': 'Results' });
     if (shown.some((r) => Array.isArray(r.shape))) {
@@ -96,7 +100,7 @@ export function renderStep(step, view) {
       if (r.missing) {
         append(section, h('p', { class: 'notice is-error' }, `No result named “${r.missing}” (check the step’s show list).`));
       } else if (Array.isArray(r.shape)) {
-        append(section, renderResult(r, view));
+        append(section, keepFigures ? keptFigure(r) : renderResult(r, view));
       } else if ('value' in r) {
         append(section, renderValue(r));
       }

@@ -1,5 +1,7 @@
 // The table of contents: the steps grouped by the chapter's sections, each a real link carrying the
 // current settings (so it can be opened in a new tab). The current step has aria-current="step".
+import morphdom from 'morphdom';
+
 import { h } from './dom.js';
 import { formatHash } from '../state.js';
 
@@ -66,7 +68,17 @@ export function renderToc(container, { steps, current, settings }) {
       ),
     );
   }
-  container.replaceChildren(h('h2', { class: 'panel-title', id: 'toc-title' }, 'Contents'), list);
+  update(container, h('h2', { class: 'panel-title', id: 'toc-title' }, 'Contents'), list);
+}
+
+/**
+ * Writes only what differs into the container (after an edit, the links' settings): 41 links replaced on every
+ * keystroke would be styled, laid out and painted anew.
+ */
+function update(container, ...children) {
+  const next = container.cloneNode(false);
+  next.append(...children);
+  morphdom(container, next, { childrenOnly: true, getNodeKey: () => null });
 }
 
 /** The current step's link. */
@@ -101,7 +113,8 @@ export function renderHere(container, { steps, current, settings }) {
   const part = (section) => PARTS.find(([n]) => section === n || section.startsWith(`${n}.`))?.[0];
   const here = part(steps.find((s) => s.id === current)?.section ?? '');
   const index = steps.findIndex((s) => s.id === current);
-  container.replaceChildren(
+  update(
+    container,
     h(
       'ol',
       { class: 'here-parts' },
