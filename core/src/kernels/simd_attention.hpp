@@ -88,8 +88,10 @@ void pack_keys_values(const float* k, int64_t ldk, const float* v, int64_t ldv, 
     for (; j + 4 <= T; j += 4) {  // j mod 4 = 0, so the 4 keys share a panel
         float* kdst = kp + (j / NR) * NR * d + j % NR;
         for (int64_t c = 0; c < d4; c += 4) transpose_4x4(k + j * ldk + c, ldk, kdst + c * NR, NR);
-        for (int64_t x = 0; x < 4; ++x)
+        for (int64_t x = 0; x < 4; ++x) {
+            ATTN_SCALAR_LOOP
             for (int64_t c = d4; c < d; ++c) kdst[c * NR + x] = k[(j + x) * ldk + c];
+        }
     }
     for (int64_t jj = j; jj < tiles * BC; ++jj) {
         const bool real = jj < T;
@@ -104,6 +106,7 @@ void pack_keys_values(const float* k, int64_t ldk, const float* v, int64_t ldv, 
         for (int64_t c0 = 0; c0 < dp; c0 += NR, vdst += BC * NR) {
             int64_t x = 0;
             for (; x + W <= n - c0 && x < NR; x += W) V::load_unaligned(src + c0 + x).store_unaligned(vdst + x);
+            ATTN_SCALAR_LOOP
             for (; x < NR; ++x) vdst[x] = c0 + x < n ? src[c0 + x] : 0.0f;
         }
     }

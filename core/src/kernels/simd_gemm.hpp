@@ -212,6 +212,7 @@ void pack_a(const float* A, int64_t lda, int64_t mc, int64_t kc, float* Ap) {
         for (; r + 4 <= rows; r += 4) {
             int64_t k = 0;
             for (; k + 4 <= kc; k += 4) transpose_4x4(a + r * lda + k, lda, out + k * MR + r, MR);
+            ATTN_SCALAR_LOOP
             for (; k < kc; ++k)
                 for (int x = 0; x < 4; ++x) out[k * MR + r + x] = a[(r + x) * lda + k];
         }
@@ -267,6 +268,7 @@ void pack_b(const float* B, int64_t rsb, int64_t csb, int64_t kc, int64_t nc, fl
         for (; c + 4 <= cols; c += 4) {
             int64_t k = 0;
             for (; k + 4 <= kc; k += 4) transpose_4x4(b + c * csb + k, csb, out + k * NR + c, NR);
+            ATTN_SCALAR_LOOP
             for (; k < kc; ++k)
                 for (int64_t x = 0; x < 4; ++x) out[k * NR + c + x] = b[k + (c + x) * csb];
         }
