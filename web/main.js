@@ -12,7 +12,7 @@ import { installTakeApart } from './render/takeapart.js';
 import { typesetPending } from './render/formula.js';
 import { h } from './render/dom.js';
 import * as chapter from './chapter/index.js';
-import { STEPS } from './steps/index.js';
+import { STEPS, shownResults } from './steps/index.js';
 import { loadCore, loadKatex } from './app/start.js';
 import { writeHash, writeEdit, endEdit } from './app/history.js';
 import { installDrawer } from './app/drawer.js';
@@ -45,6 +45,7 @@ const state = {
   computeError: null, // the core's message when it rejects the typed settings (the last results are kept)
   computeFields: [], // the settings that message is about
   linkNotice: null,
+  finishChapter: null, // while the page starts: computes the sections the first step did not need (startChapter)
   openBooks: new Set(),
   openMistakes: new Set(), // the "What if…" switches that are on
 };
@@ -63,16 +64,47 @@ async function boot() {
   torch = await loadCore({ step: els.step, nav: [els.prev, els.next], backend: els.backend });
   if (!torch) return;
   takeApart = installTakeApart(els.step, els.panel, (name) => state.results?.[name]);
-  wireEvents();
-  fromLocation({ initial: true });
+  // The step the link names comes first: computed only as far as it needs and drawn alone. The rest of the
+  // chapter, the contents, the settings and the step buttons (hidden until data-ready) follow once it is painted.
+  const link = location.hash;
+  fromLocation({ initial: true, start: true });
   performance.mark('page:first-step');
-  document.documentElement.dataset.ready = 'true';
   els.step.removeAttribute('aria-busy');
+  await afterPaint();
+  finishStart(link);
+  wireEvents();
+  fromLocation(); // a link followed while the page started
+  performance.mark('page:ready');
+  document.documentElement.dataset.ready = 'true';
 
   katex = await loadKatex();
   typesetPending(els.step, katex);
   watchScrollers();
   warmUpNotebook(); // while the learner reads, the notebook's files come into the cache
+}
+
+/** Resolves once what is drawn now has been painted (at once in a hidden tab, which paints nothing). */
+function afterPaint() {
+  return new Promise((resolve) => {
+    if (document.visibilityState === 'hidden') return resolve();
+    requestAnimationFrame(() => setTimeout(resolve)); // a task queued in the frame runs after its paint
+  });
+}
+
+/** The start after the first step is on screen: the rest of the chapter, then the panels around the step. */
+function finishStart(link) {
+  const finish = state.finishChapter;
+  state.finishChapter = null;
+  try {
+    if (finish) state.results = timed('page:compute', finish);
+  } catch {
+    // settings a later section rejects (a link's context_length, heads): the whole chapter again, which takes the
+    // book's values for those and says so, as for any link
+    state.results = null;
+    fromLocation({ initial: true, hash: link });
+    return;
+  }
+  renderPanels({ writeForm: true, article: els.step.firstElementChild });
 }
 
 // ---------------------------------------------------------------- computing
@@ -87,12 +119,14 @@ function timed(name, fn) {
   }
 }
 
-function compute(settings) {
+/** The chapter for `settings`; with `first` (result names), the part that makes them, and finish() for the rest. */
+function compute(settings, first = null) {
   try {
-    const results = timed('page:compute', () => chapter.computeChapter(torch, settings));
+    const { results, finish = null } = timed('page:compute', () =>
+      first ? chapter.startChapter(torch, settings, first) : { results: chapter.computeChapter(torch, settings) });
     // Drawn embeddings: the settings keep the numbers drawn, for the form and the code to show them.
     if (settings.inputs !== 'typed') settings.embeddings = results.inputs.values.map((row) => [...row]);
-    return { results };
+    return { results, finish };
   } catch (error) {
     // The core rejecting a combination of settings: its message, and the settings it is about (error.settings).
     if (error?.name === 'AttentionError') return { error: error.message, fields: error.settings ?? [] };
@@ -111,9 +145,12 @@ function fromLink({ settings, dropped }) {
 
 const stepIndex = (id) => STEPS.findIndex((s) => s.id === id);
 
-/** Reads the hash into the state (first load, a pasted link, back/forward). */
-function fromLocation({ initial = false } = {}) {
-  const parsed = parseHash(location.hash);
+/**
+ * Reads the hash into the state (first load, a pasted link, back/forward). `start`: the page's first step, with
+ * the chapter computed as far as it needs and the panels left for finishStart(); `hash`: the link it came from.
+ */
+function fromLocation({ initial = false, start = false, hash = location.hash } = {}) {
+  const parsed = parseHash(hash);
   const known = stepIndex(parsed.step) >= 0;
   const id = known ? parsed.step : STEPS[0].id;
   // A step the page does not have is named, as a setting it cannot use is; no step at all is the first one.
@@ -126,7 +163,8 @@ function fromLocation({ initial = false } = {}) {
     // Back / Forward (or a pasted link) brought other settings: say so, never change numbers silently.
     state.linkNotice = withStepNotice(notice) ?? (initial ? null : 'These are the settings of this point in the page’s history: Back and Forward undo and redo settings changes as well as steps.');
     endEdit();
-    let outcome = compute(settings);
+    const step = STEPS[stepIndex(id)];
+    let outcome = compute(settings, start ? [...shownResults(step, settings), step.context, step.weights, 'inputs'].filter(Boolean) : null);
     if (outcome.error && outcome.fields.length) {
       // A link whose combination a module rejects: the book's value for what it names, and why.
       for (const key of outcome.fields) settings[key] = BOOK[key];
@@ -145,6 +183,7 @@ function fromLocation({ initial = false } = {}) {
     } else {
       state.settings = settings;
       state.results = outcome.results;
+      state.finishChapter = outcome.finish;
       state.computeError = null;
       state.computeFields = [];
     }
@@ -157,7 +196,7 @@ function fromLocation({ initial = false } = {}) {
   state.step = id;
   // Canonical hash: an unknown step becomes the first, a repaired link shows what is really used.
   writeHash(formatHash(id, state.settings), { replace: true });
-  render({ writeForm: !unchangedSettings });
+  render({ writeForm: !unchangedSettings, panels: !start });
   if (!initial && stepChanged) window.scrollTo({ top: 0 });
 }
 
@@ -184,11 +223,11 @@ function announce(text) {
 let revealedStep = null; // the step the contents were last scrolled to
 
 /** renamed: the results are the ones shown, with only words renamed (their figures get new labels, not drawn). */
-function render({ writeForm, renamed = false }) {
+/** panels: the contents, the settings and the step buttons too (the page's first step is painted without them). */
+function render({ writeForm, renamed = false, panels = true }) {
   const index = stepIndex(state.step);
-  // titles, prose and formulas that name sizes, written for these settings
-  const steps = STEPS.map((s) => resolveStep(s, state.settings));
-  const step = steps[index];
+  // its title, prose and formulas that name sizes, written for these settings
+  const step = resolveStep(STEPS[index], state.settings);
   takeApart.hide();
   const book = isBook(state.settings);
   const drawStart = performance.now();
@@ -221,7 +260,16 @@ function render({ writeForm, renamed = false }) {
   watchLedes(els.step);
   watchScrollers();
   performance.measure('page:draw-step', { start: drawStart, end: performance.now() });
+  renderNotices();
+  document.title = `${step.section} ${step.title} · Attention, computed live`;
+  if (panels) renderPanels({ writeForm, article });
+}
 
+/** The contents, the line saying where the step is, the settings and the step buttons, around `article`. */
+function renderPanels({ writeForm, article }) {
+  const index = stepIndex(state.step);
+  const steps = STEPS.map((s) => resolveStep(s, state.settings)); // every title, as these settings word them
+  const step = steps[index];
   const panelsStart = performance.now();
   renderToc(els.toc, { steps, current: step.id, settings: state.settings });
   // only when the step is another: an edit leaves the contents where they are (and the page unmeasured)
@@ -232,7 +280,7 @@ function render({ writeForm, renamed = false }) {
     settings: state.settings,
     writeValues: writeForm,
     errors: state.formErrors,
-    isBook: book,
+    isBook: isBook(state.settings),
     changed: changedNames(state.settings),
     computeError: state.computeError,
     computeFields: state.computeFields,
@@ -242,9 +290,7 @@ function render({ writeForm, renamed = false }) {
       differs: article.querySelectorAll('[data-book="differs"]').length,
     },
   });
-  renderNotices();
   renderNav(steps, index);
-  document.title = `${step.section} ${step.title} · Attention, computed live`;
   performance.measure('page:draw-panels', { start: panelsStart, end: performance.now() });
 }
 

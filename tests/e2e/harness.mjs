@@ -136,13 +136,16 @@ export async function closePage(page) {
 
 export const stepSelector = (id) => `[data-step="${id}"][data-section]`;
 
-/** The step shown in the viewport: its container is visible and at least one tensor has numbers. */
+/**
+ * The step shown in the viewport: its container is visible and at least one tensor has numbers, and the page
+ * has started (data-ready: its panels and events come just after the first step is painted).
+ */
 export async function waitForStep(page, id, timeout = RENDER_TIMEOUT) {
   await page.locator(stepSelector(id)).first().waitFor({ state: 'visible', timeout });
   await page.waitForFunction(
     (sel) => {
       const step = document.querySelector(sel);
-      if (!step) return false;
+      if (!step || document.documentElement.dataset.ready !== 'true') return false;
       return [...step.querySelectorAll('[data-tensor]')].some((t) => {
         const v = t.getAttribute('data-values');
         return v && v !== '[]' && t.getClientRects().length > 0;

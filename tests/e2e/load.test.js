@@ -1,5 +1,6 @@
 // Loading the built site: a loading state is shown while the WebAssembly is on its way, then numbers; the
-// first step's numbers come (within the wait's 15 s); no console errors; a missing script is reported on the page.
+// first step's numbers come (within the wait's 15 s); no console errors; a link's own step is the first one
+// drawn, with the numbers it keeps, before the panels; a missing script is reported on the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -86,6 +87,60 @@ test('the first step shows its numbers, with no console errors', async () => {
   // the page without a hash shows the first step
   await waitForStep(page, STEPS[0].id);
   await page.waitForTimeout(500); // late errors
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+/** In the page before its scripts: what is on it when the page marks its first numbers ('page:first-step'). */
+function recordFirstStep() {
+  const mark = performance.mark.bind(performance);
+  performance.mark = (name, ...rest) => {
+    if (name === 'page:first-step') {
+      const step = document.querySelector('[data-step][data-section]');
+      window.firstStep = {
+        step: step?.dataset.step,
+        values: [...(step?.querySelectorAll('[data-tensor]') ?? [])].map((t) => [t.dataset.tensor, t.dataset.values]),
+        panels: ['toc', 'settings', 'here'].filter((id) => document.getElementById(id).childElementCount > 0),
+        ready: document.documentElement.dataset.ready ?? null,
+      };
+    }
+    return mark(name, ...rest);
+  };
+}
+
+const tensorsOf = (sel) => [...document.querySelector(sel).querySelectorAll('[data-tensor]')].map((t) => [t.dataset.tensor, t.dataset.values]);
+
+test('a link paints its own step first, with the numbers it keeps; the panels and the rest of the chapter come after', async () => {
+  const page = await newPage(env.browser);
+  await page.addInitScript(recordFirstStep);
+  const id = 'mha-weights';
+  await page.goto(env.base + formatHash(id, { ...bookSettings(), seed: 7, p: 0.2 }));
+  await waitForStep(page, id);
+  const first = await page.evaluate(() => window.firstStep);
+  assert.equal(first.step, id, 'another step was in the page at its first numbers');
+  assert.ok(first.values.length > 0 && first.values.every(([, v]) => v && v !== '[]'), `the step had no numbers at first: ${JSON.stringify(first.values)}`);
+  assert.deepEqual(first.panels, [], 'the panels were drawn before the first numbers');
+  assert.equal(first.ready, null, 'the page was ready before its first numbers');
+  assert.deepEqual(await page.evaluate(tensorsOf, stepSelector(id)), first.values, 'the numbers changed once the page was ready');
+  assert.ok(await page.locator('#toc a[data-step-link]').count() === STEPS.length, 'the contents');
+  assert.equal(await page.locator('#seed').inputValue(), '7');
+  // the next step comes from the chapter computed after the first paint
+  await page.click('#next');
+  await waitForStep(page, STEPS[STEPS.findIndex((s) => s.id === id) + 1].id);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('settings that only a later section rejects, on the first step: the book’s value for them, and the notice says why', async () => {
+  const page = await newPage(env.browser);
+  await page.addInitScript(recordFirstStep);
+  const id = STEPS[0].id;
+  await page.goto(env.base + formatHash(id, { ...bookSettings(), heads: 3 })); // MultiHeadAttention (3.6.2): d_out 2
+  await waitForStep(page, id);
+  assert.equal((await page.evaluate(() => window.firstStep)).step, id);
+  assert.match(await page.locator('#notices').textContent(), /heads and d_out could not be used \(MultiHeadAttention: d_out must be divisible/);
+  assert.equal(await page.locator('#heads').inputValue(), '2');
+  assert.doesNotMatch(new URL(page.url()).hash, /heads=/, 'the link keeps a value the page does not use');
   assertNoProblems(page);
   await closePage(page);
 });
