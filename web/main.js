@@ -3,8 +3,9 @@
 // events to it. Every number on the page comes from computeChapter(torch, settings). Its other concerns are
 // modules of app/: starting (start.js), the history (history.js), the settings drawer (drawer.js) and
 // outlining what an edit changed (highlight.js).
-import { parseHash, formatHash, isBook, bookSettings, sameSettings, sameNumbers, repairSettings, changedNames, quoted, BOOK } from './state.js';
+import { parseHash, formatHash, encodeAnswers, isBook, bookSettings, sameSettings, sameNumbers, repairSettings, changedNames, quoted, BOOK } from './state.js';
 import { renderStep, watchLedes } from './render/step.js';
+import { answersFromLink } from './render/predict.js';
 import { resolveStep } from './steps/words.js';
 import { renderToc, renderHere, revealCurrent, currentLink } from './render/toc.js';
 import { renderSettings, readSettings, addWord, removeWord, CONTROLS } from './render/settings.js';
@@ -45,6 +46,7 @@ const state = {
   computeError: null, // the core's message when it rejects the typed settings (the last results are kept)
   computeFields: [], // the settings that message is about
   linkNotice: null,
+  answers: {}, // the questions answered, { questionId: guess }: in the link, which can share a quiz (render/predict.js)
   finishChapter: null, // while the page starts: computes the sections the first step did not need (startChapter)
   openBooks: new Set(),
   openMistakes: new Set(), // the "What if…" switches that are on
@@ -158,6 +160,7 @@ function fromLocation({ initial = false, start = false, hash = location.hash } =
   const withStepNotice = (notice) => [stepNotice, notice].filter(Boolean).join(' ') || null;
   const unchangedSettings = state.results && !parsed.dropped.length && sameSettings(parsed.settings, state.settings);
   const stepChanged = id !== state.step;
+  const answersChanged = encodeAnswers(parsed.answers) !== encodeAnswers(state.answers);
   if (!unchangedSettings) {
     const { settings, notice } = fromLink(parsed);
     // Back / Forward (or a pasted link) brought other settings: say so, never change numbers silently.
@@ -190,19 +193,23 @@ function fromLocation({ initial = false, start = false, hash = location.hash } =
     state.formErrors = {};
   } else if (stepNotice) {
     state.linkNotice = stepNotice;
-  } else if (!stepChanged) {
+  } else if (!stepChanged && !answersChanged) {
     return;
   }
+  // the link's answers, for the questions of these numbers; one that cannot be used is named and asked again
+  const read = answersFromLink(parsed.answers, STEPS.map((s) => s.predict).filter(Boolean), state.results, state.settings);
+  state.answers = read.answers;
+  if (read.notice && !state.linkNotice?.includes(read.notice)) state.linkNotice = [state.linkNotice, read.notice].filter(Boolean).join(' ');
   state.step = id;
   // Canonical hash: an unknown step becomes the first, a repaired link shows what is really used.
-  writeHash(formatHash(id, state.settings), { replace: true });
+  writeHash(formatHash(id, state.settings, state.answers), { replace: true });
   render({ writeForm: !unchangedSettings, panels: !start });
   if (!initial && stepChanged) window.scrollTo({ top: 0 });
 }
 
 function navigate(id, { focusHeading = false } = {}) {
   if (stepIndex(id) < 0) return;
-  writeHash(formatHash(id, state.settings));
+  writeHash(formatHash(id, state.settings, state.answers));
   const changed = id !== state.step;
   state.step = id;
   state.linkNotice = null;
@@ -245,6 +252,8 @@ function render({ writeForm, renamed = false, panels = true }) {
         onBookToggle: (name, open) => (open ? state.openBooks.add(name) : state.openBooks.delete(name)),
         printInFull,
         renamed: keepFigures,
+        answers: state.answers,
+        onAnswer,
       });
     } catch (error) {
       return h(
@@ -493,7 +502,7 @@ function onSettingsInput(event) {
       state.computeError = null;
       state.computeFields = [];
       state.linkNotice = null;
-      writeEdit(formatHash(state.step, state.settings), { committed });
+      writeEdit(formatHash(state.step, state.settings, state.answers), { committed });
     }
   } else if (committed) {
     endEdit();
@@ -517,6 +526,13 @@ function renameWords(settings) {
   return true;
 }
 
+/** A question answered (null: asked again): kept in the state and the link, so that a link shares the quiz. */
+function onAnswer(id, guess) {
+  const { [id]: _, ...others } = state.answers;
+  state.answers = guess === null ? others : { ...others, [id]: guess };
+  writeHash(formatHash(state.step, state.settings, state.answers), { replace: true });
+}
+
 function resetToBook() {
   state.settings = bookSettings();
   state.results = compute(state.settings).results;
@@ -525,7 +541,7 @@ function resetToBook() {
   state.computeFields = [];
   state.linkNotice = null;
   endEdit();
-  writeHash(formatHash(state.step, state.settings));
+  writeHash(formatHash(state.step, state.settings, state.answers));
   render({ writeForm: true });
   announce('Settings reset to the book’s.');
 }

@@ -310,17 +310,41 @@ export const sameNumbers = (a, b) => a.tokens.length === b.tokens.length && same
 /** True when every setting is the book's. */
 export const isBook = (settings) => encodeSettings(settings).toString() === '';
 
-/** '#step=id&seed=...' -> { step, settings, dropped } (dropped: the settings that could not be read) */
+// The questions answered (render/predict.js), after the settings: 'answers=top-score.2_mask-zeros.skipped', each
+// question's id, a dot and the answer's text (which render/predict.js reads back, and names when it cannot), in
+// characters a link writes as they are (question ids have neither '.' nor '_', answers no '_').
+const ANSWERS = 'answers';
+
+/** { questionId: guess } -> 'id.guess_...' */
+export const encodeAnswers = (answers) => Object.entries(answers).map(([id, guess]) => `${id}.${guess}`).join('_');
+
+/** 'id.text_...' -> { questionId: text } (an entry without its '.' has the empty text, which no question takes). */
+function decodeAnswers(text) {
+  const at = (entry) => (entry.includes('.') ? entry.indexOf('.') : entry.length);
+  return Object.fromEntries((text ?? '').split('_').filter(Boolean).map((entry) => [entry.slice(0, at(entry)), entry.slice(at(entry) + 1)]));
+}
+
+/**
+ * '#step=id&seed=...&answers=...' -> { step, settings, dropped, answers } (dropped: the settings that could not be
+ * read; answers: { questionId: text } as the link writes them)
+ */
 export function parseHash(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const { settings, dropped } = decodeSettings(params);
   const unknown = [...new Set(params.keys())].filter((name) => !LINK_NAMES.has(name));
-  return { step: params.get('step'), settings, dropped: [...dropped, ...unknown.map((name) => `unknown setting “${name}” (${quoted(params.get(name))})`)] };
+  return {
+    step: params.get('step'),
+    settings,
+    dropped: [...dropped, ...unknown.map((name) => `unknown setting “${name}” (${quoted(params.get(name))})`)],
+    answers: decodeAnswers(params.get(ANSWERS)),
+  };
 }
 
-// What a link may hold: the step and each setting's parameter.
-const LINK_NAMES = new Set(['step', ...ENTRIES.map(([key, setting]) => setting.param ?? key)]);
+// What a link may hold: the step, each setting's parameter and the answers.
+const LINK_NAMES = new Set(['step', ...ENTRIES.map(([key, setting]) => setting.param ?? key), ANSWERS]);
 
-export function formatHash(step, settings) {
-  return `#${new URLSearchParams([['step', step], ...encodeSettings(settings)]).toString()}`;
+/** The link of a step, its settings and the answers given ({ questionId: guess }). */
+export function formatHash(step, settings, answers = {}) {
+  const answered = encodeAnswers(answers);
+  return `#${new URLSearchParams([['step', step], ...encodeSettings(settings), ...(answered ? [[ANSWERS, answered]] : [])]).toString()}`;
 }

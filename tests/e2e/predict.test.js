@@ -1,11 +1,11 @@
 // "Predict, then see": each step with a question veils the results it asks about until the learner answers
 // (keyboard only here) or presses "Show me", then says whether the guess was right, from the live numbers
-// under any settings. Answers are remembered for the session, a link in a new session asks again, and
-// predictions can be turned off and on. 390 px and axe-core included.
+// under any settings. Answers are kept in the link (a fresh page opened with it shows them, a link without
+// them asks again, a bad one is named), and predictions can be turned off and on. 390 px and axe-core included.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertNoProblems, bookSettings, closePage, formatHash, newPage, reference, seriousViolations, siteForTests, STEPS, stepSelector, waitForStep } from './harness.mjs';
+import { assertNoProblems, bookSettings, closePage, formatHash, newPage, reference, sameNumbers, seriousViolations, siteForTests, STEPS, stepSelector, tensorValues, waitForStep } from './harness.mjs';
 
 const env = siteForTests();
 
@@ -23,8 +23,8 @@ const ANSWERS = {
   'wrapper-width': (r) => r.wrapper_out.shape.at(-1),
 };
 
-async function open(page, id, settings = bookSettings()) {
-  await page.goto(env.base + formatHash(id, settings));
+async function open(page, id, settings = bookSettings(), answers = {}) {
+  await page.goto(env.base + formatHash(id, settings, answers));
   await waitForStep(page, id);
 }
 
@@ -73,24 +73,25 @@ test('five steps ask first: the results asked about are veiled until a keyboard 
       assert.equal(await page.locator(`${stepSelector(step.id)} .veil-label`).count(), 0);
       assert.ok((await hiddenParts()).every((hidden) => !hidden), `${step.id}: ${told} shown after the answer`);
     }
-    // the verdicts quote the live numbers
-    await open(page, 'dropout-ones', settings);
+    // the verdicts quote the live numbers (the answers come with the link: a link without them asks again)
+    const answered = (step) => ({ [step.predict.id]: ANSWERS[step.predict.id](results, settings) });
+    await open(page, 'dropout-ones', settings, answered(PREDICTING[3]));
     assert.match(await panelOf(page, PREDICTING[3]).textContent(), new RegExp(`1/\\(1 − p\\) = ${(1 / (1 - settings.p)).toFixed(4)}`));
-    await open(page, 'wrapper', settings);
+    await open(page, 'wrapper', settings, answered(PREDICTING[4]));
     assert.match(await panelOf(page, PREDICTING[4]).textContent(), new RegExp(`\\[${results.wrapper_out.shape.join(', ')}\\]`));
     assertNoProblems(page);
     await closePage(page);
   }
 });
 
-test('a wrong guess is named and corrected; "Show me" reveals without a guess; answers last the session, a new session asks again', async () => {
+test('a wrong guess is named and corrected; "Show me" reveals without a guess; a reload keeps the answers, a link without them asks again', async () => {
   const page = await newPage(env.browser, { predictions: true });
   const step = PREDICTING.find((s) => s.predict.id === 'mask-zeros');
   await open(page, step.id);
   await answerByKeyboard(page, step, 21);
   const verdict = panelOf(page, step).locator('.predict-verdict');
   assert.match(await verdict.textContent(), /^Not quite\. 15 cells are 0 \(you said 21\): row i hides .* 5 \+ 4 \+ 3 \+ 2 \+ 1 \+ 0 = n\(n − 1\)\/2 with n = 6/);
-  // remembered across a reload of the same session
+  // kept across a reload (they are in the link)
   await page.reload();
   await waitForStep(page, step.id);
   assert.match(await panelOf(page, step).locator('.predict-verdict').textContent(), /^Not quite\./);
@@ -105,7 +106,7 @@ test('a wrong guess is named and corrected; "Show me" reveals without a guess; a
   await panelOf(page, step).getByRole('button', { name: 'Show me' }).click();
   assert.match(await panelOf(page, step).locator('.predict-verdict').textContent(), /^Here is what happens\. 15 cells are 0:/);
 
-  // a link opened in a new session shows the question, the numbers veiled
+  // the step's link without the answers shows the question, the numbers veiled
   const other = await newPage(env.browser, { predictions: true });
   await open(other, step.id);
   assert.ok(await panelOf(other, step).locator('form').isVisible());
@@ -114,6 +115,36 @@ test('a wrong guess is named and corrected; "Show me" reveals without a guess; a
   assertNoProblems(other);
   await closePage(page);
   await closePage(other);
+});
+
+test('answers are in the link: a fresh page opened with it shows the verdict and the numbers; a bad answer is named and asked again', async () => {
+  const step = PREDICTING.find((s) => s.predict.id === 'mask-zeros');
+  const settings = { ...bookSettings(), seed: 7 };
+  const page = await newPage(env.browser, { predictions: true });
+  await open(page, step.id, settings);
+  await answerByKeyboard(page, step, 21);
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('answers') === 'mask-zeros.21');
+  const link = page.url();
+  // another browser context: nothing of the first page's session, only the link
+  const fresh = await newPage(env.browser, { predictions: true });
+  await fresh.goto(link);
+  await waitForStep(fresh, step.id);
+  assert.match(await panelOf(fresh, step).locator('.predict-verdict').textContent(), /^Not quite\. 15 cells are 0 \(you said 21\)/);
+  assert.ok((await veiled(fresh, step)).every((v) => !v), 'the numbers are shown');
+  const expected = await reference(settings);
+  for (const name of step.predict.hides) assert.ok(sameNumbers(await tensorValues(fresh, step.id, name), expected[name].values), `${name} as computed`);
+  // an answer the question cannot take is named in the notice, the question asked again, the rest of the link kept
+  await fresh.goto(link.replace('answers=mask-zeros.21', 'answers=mask-zeros.many'));
+  await fresh.locator('#notices .notice').waitFor();
+  assert.match(await fresh.locator('#notices').textContent(), /This link’s answer to “mask-zeros” \(many\) could not be used, so that question is asked again\./);
+  assert.ok(await panelOf(fresh, step).locator('form').isVisible());
+  assert.ok((await veiled(fresh, step)).every(Boolean));
+  const kept = new URLSearchParams(new URL(fresh.url()).hash.slice(1));
+  assert.deepEqual([kept.get('step'), kept.get('seed'), kept.get('answers')], [step.id, '7', null]);
+  assertNoProblems(page);
+  assertNoProblems(fresh);
+  await closePage(page);
+  await closePage(fresh);
 });
 
 test('predictions turned off show the numbers at once on every step, and "Ask me first" turns them on again', async () => {

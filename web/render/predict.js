@@ -1,9 +1,12 @@
 // "Predict, then see": a step's `predict` asks a question (a choice or a number) before it shows the numbers
 // the question is about. Until the learner answers or presses "Show me", those results are veiled (kept in
 // their place, hidden and out of reach) with the step's note; then the step says whether the guess was right
-// and why, from the live numbers. Guesses are remembered for the browser session; predictions can be turned
-// off (remembered on this device) and on again from any step that has one.
+// and why, from the live numbers. Answers are kept in the page's state and its link (main.js, state.js: 'answers=
+// top-score:2,mask-zeros:skipped'), so a link shares a quiz and a link without them asks again; predictions can
+// be turned off (remembered on this device) and on again from any step that has one. Solved exercises
+// (render/exercise.js) are remembered for the browser session.
 import { h } from './dom.js';
+import { quoted } from '../state.js';
 
 const ANSWERS_KEY = 'attention-lab:predictions';
 const OFF_KEY = 'attention-lab:predictions-off';
@@ -16,6 +19,7 @@ function store(kind) {
     return null;
   }
 }
+/** What the session remembers (the exercises solved): { key: value }. */
 export const answers = () => {
   try {
     return JSON.parse(store('session')?.getItem(ANSWERS_KEY) ?? '{}') ?? {};
@@ -81,14 +85,47 @@ function usable(predict, guess, results, settings) {
 /** 'user typed' -> a number ('2', '2.0', '.5', '1e0'), else NaN. */
 const numberFrom = (text) => (/^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ? Number(text) : NaN);
 
+/** A guess as a link writes it ('skipped' for "Show me"). */
+export const answerForLink = (guess) => String(guess);
+
+/** A link's text of an answer as the guess it stands for, or undefined when it is none of this question's answers. */
+function answerFromLink(predict, text, results, settings) {
+  if (text === 'skipped') return 'skipped';
+  if (predict.kind === 'number') return Number.isFinite(numberFrom(text)) ? numberFrom(text) : undefined;
+  try {
+    return predict.options(results, settings).find((o) => answerForLink(o.value) === text)?.value;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A link's answers ({ questionId: text }) read as guesses for the questions `predicts` asks with these numbers:
+ * { answers: { questionId: guess }, notice: a sentence naming those that cannot be used (asked again), or null }.
+ */
+export function answersFromLink(texts, predicts, results, settings) {
+  const answers = {};
+  const unusable = [];
+  for (const [id, text] of Object.entries(texts)) {
+    const predict = predicts.find((p) => p.id === id);
+    const guess = predict ? answerFromLink(predict, text, results, settings) : undefined;
+    if (guess === undefined) unusable.push(`answer to ${predict ? '' : 'an unknown question '}“${quoted(id)}” (${quoted(text)})`);
+    else answers[id] = guess;
+  }
+  if (!unusable.length) return { answers, notice: null };
+  const list = unusable.length > 1 ? `${unusable.slice(0, -1).join(', ')} and ${unusable.at(-1)}` : unusable[0];
+  return { answers, notice: `This link’s ${list} could not be used, so ${unusable.length > 1 ? 'those questions are' : 'that question is'} asked again.` };
+}
+
 /**
  * Puts the step's prediction into `article` (a step already drawn): the question before the results, the
- * results it names veiled until it is answered. Returns nothing; its only effects are on `article`.
+ * results it names veiled until it is answered. `saved`: the answer the page's state holds for it (undefined:
+ * none); onAnswer(id, guess) keeps a new one (null: asked again). Returns nothing; its effects are on `article`.
  * predict: { id, kind: 'choice' | 'number', question(results, settings), options(results, settings) (choice:
  * [{ value, label }]), unit (number: what the number is), hides: [result names], hidesAlso: [selectors of other
  * parts that tell the answer], verdict(guess, results, settings) -> { right: boolean, text } }
  */
-export function installPrediction(article, predict, results, settings) {
+export function installPrediction(article, predict, results, settings, { saved, onAnswer = () => {} } = {}) {
   const anchor = article.querySelector('.results');
   if (!anchor) return;
   if (!predictionsOn()) {
@@ -97,14 +134,13 @@ export function installPrediction(article, predict, results, settings) {
     back.addEventListener('click', () => {
       setPredictionsOn(true);
       box.remove();
-      installPrediction(article, predict, results, settings);
+      installPrediction(article, predict, results, settings, { saved, onAnswer });
       article.querySelector(`.predict[data-predict="${predict.id}"] input`)?.focus();
     });
     anchor.before(box);
     return;
   }
 
-  const saved = answers()[predict.id];
   const panel = h('section', { class: 'predict', 'data-predict': predict.id, 'aria-labelledby': `predict-${predict.id}` });
   anchor.before(panel);
 
@@ -127,7 +163,7 @@ export function installPrediction(article, predict, results, settings) {
     const status = h('p', { class: `predict-verdict${right === null ? '' : right ? ' is-right' : ' is-wrong'}`, role: 'status', tabindex: '-1' }, h('strong', {}, `${head} `), text);
     const again = h('button', { type: 'button', class: 'button quiet small' }, 'Ask me again');
     again.addEventListener('click', () => {
-      remember(predict.id, null);
+      onAnswer(predict.id, null);
       veil();
       ask();
       panel.querySelector('input')?.focus();
@@ -168,11 +204,11 @@ export function installPrediction(article, predict, results, settings) {
         form.querySelector('input')?.focus();
         return;
       }
-      remember(predict.id, guess);
+      onAnswer(predict.id, guess);
       showVerdict(guess).focus();
     });
     skip.addEventListener('click', () => {
-      remember(predict.id, 'skipped');
+      onAnswer(predict.id, 'skipped');
       showVerdict('skipped').focus();
     });
     panel.replaceChildren(heading, question, form);

@@ -55,8 +55,9 @@ function notebookLink(step, settings, script) {
 /**
  * @param {object} step  a step of web/steps (see the format in web/steps/index.js)
  * @param {{ results: object, settings: object, isBook: boolean, index: number, total: number, katex: object | null,
- *           openBooks: Set<string>, onBookToggle: Function, renamed?: boolean }} view
+ *           openBooks: Set<string>, onBookToggle: Function, renamed?: boolean, answers?: object, onAnswer?: Function }} view
  *        renamed: the results are those shown, with words renamed: their figures are placeholders (keptFigure)
+ *        answers: the questions answered ({ questionId: guess }); onAnswer(id, guess): one answered (render/predict.js)
  */
 export function renderStep(step, view) {
   const { results, settings } = view;
@@ -178,7 +179,7 @@ export function renderStep(step, view) {
   }
 
   // asks first, with the results it is about veiled until it is answered
-  if (step.predict) installPrediction(article, step.predict, results, settings);
+  if (step.predict) installPrediction(article, step.predict, results, settings, { saved: view.answers?.[step.predict.id], onAnswer: view.onAnswer });
   if (step.exercise) installExercise(article, step.exercise, results, settings);
   return article;
 }
