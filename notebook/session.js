@@ -151,6 +151,13 @@ const SNAPSHOT_FORMAT = 1;
 // What stands for the core in the snapshot's table of JavaScript objects that Python holds (the core is the only one).
 const CORE_IN_SNAPSHOT = 'attention-core';
 
+// Starting CPython takes about 3 s on a 2-core machine, and a second compile of Pyodide's WebAssembly (from the
+// cache) about 1 s: a snapshot whose rest would take longer to download than both is left for a start of Python.
+const SLOWER_THAN_A_START_MS = 4000;
+
+/** Why a snapshot offered is not restored (its message says why), as opposed to a restore that failed. */
+class SnapshotRefused extends Error {}
+
 /** The key of a snapshot: a SHA-256 of everything the memory it holds was made from. */
 async function snapshotKey({ pyodideVersion, runtime, sandboxed, api, sources }) {
   const made = JSON.stringify({
@@ -162,7 +169,8 @@ async function snapshotKey({ pyodideVersion, runtime, sandboxed, api, sources })
 }
 
 function packSnapshot(header, memory) {
-  const json = new TextEncoder().encode(JSON.stringify(header));
+  // `memory`, the length of Python's memory, lets a reader size it from the header while the rest still arrives
+  const json = new TextEncoder().encode(JSON.stringify({ ...header, memory: memory.length }));
   const start = Math.ceil((4 + json.length) / 16) * 16; // Pyodide reads its snapshot as 32-bit words
   const packed = new Uint8Array(start + memory.length);
   new DataView(packed.buffer).setUint32(0, json.length, true);
@@ -171,42 +179,137 @@ function packSnapshot(header, memory) {
   return packed;
 }
 
-/** { header, memory } of a packed snapshot, or null when the bytes are not one. */
-function unpackSnapshot(bytes) {
+// The largest header and memory a snapshot may claim (WebAssembly's 32-bit memory is at most 4 GiB).
+const MAX_HEADER = 1 << 20;
+const validMemoryLength = (n) => Number.isSafeInteger(n) && n > 0 && n <= 2 ** 32;
+
+/** The header of a snapshot from its first bytes: { header, start } (where the memory begins), or null. */
+function readHeader(first) {
   try {
-    const packed = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
-    const length = new DataView(packed.buffer, packed.byteOffset, packed.byteLength).getUint32(0, true);
-    const header = JSON.parse(new TextDecoder().decode(packed.subarray(4, 4 + length)));
-    const start = Math.ceil((4 + length) / 16) * 16;
-    if (header?.format !== SNAPSHOT_FORMAT || typeof header.key !== 'string' || packed.length <= start) return null;
-    // Pyodide reads it as 32-bit words: a copy when this view of it is not aligned to them
-    const memory = (packed.byteOffset + start) % 4 === 0 ? packed.subarray(start) : packed.slice(start);
-    return { header, memory };
+    const length = new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, true);
+    const header = JSON.parse(new TextDecoder().decode(first.subarray(4, 4 + length)));
+    if (header?.format !== SNAPSHOT_FORMAT || typeof header.key !== 'string') return null;
+    if (header.memory !== undefined && !validMemoryLength(header.memory)) return null;
+    return { header, start: Math.ceil((4 + length) / 16) * 16 };
   } catch {
     return null;
   }
 }
 
+/** { header, memory } of a packed snapshot, or null when the bytes are not one. */
+function unpackSnapshot(bytes) {
+  const packed = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+  const read = packed.length >= 4 ? readHeader(packed) : null;
+  if (!read || packed.length <= read.start) return null;
+  const { header, start } = read;
+  if (header.memory !== undefined && header.memory !== packed.length - start) return null;
+  // Pyodide reads it as 32-bit words: a copy when this view of it is not aligned to them
+  const memory = (packed.byteOffset + start) % 4 === 0 ? packed.subarray(start) : packed.slice(start);
+  return { header, memory };
+}
+
+/** A snapshot already in memory as an offer (see openBuildSnapshot), or null when the bytes are not one. */
+function offerOf(bytes) {
+  const unpacked = unpackSnapshot(bytes);
+  return unpacked && { ...unpacked, filled: Promise.resolve(), cancel: () => {}, msLeft: () => 0 };
+}
+
 /**
- * The bytes of a snapshot the site's build made (gzip-compressed, or already decoded by the host), or null when
- * the build has none (the dev server). Fetched beside Pyodide's files, so its download shows with theirs.
+ * The snapshot a build of the site made (gzip-compressed, or already decoded by the host), as it arrives:
+ * { header, memory, filled, cancel, msLeft } once its header is read, where `memory` is Python's memory, still
+ * being written until `filled` resolves (it rejects when the rest does not come whole), so that Pyodide's
+ * WebAssembly compiles meanwhile, and msLeft() how long the rest should take at the rate so far; null when the build has none (the dev server; bytes that are no snapshot throw a
+ * SnapshotRefused). Fetched beside
+ * Pyodide's files, so its download shows with theirs.
  */
-async function readBuildSnapshot(url) {
-  let bytes;
+async function openBuildSnapshot(url) {
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
-    bytes = new Uint8Array(await readFile(url));
-  } else {
-    const response = await fetch(url);
-    if (response.status === 404) return null;
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    bytes = new Uint8Array(await response.arrayBuffer());
+    let bytes = new Uint8Array(await readFile(url));
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = new Uint8Array((await import('node:zlib')).gunzipSync(bytes));
+    return offerOf(bytes) ?? notASnapshot();
   }
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // a host that sent it with Content-Encoding: gzip
-  if (inNode) return new Uint8Array((await import('node:zlib')).gunzipSync(bytes));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  // Low priority: on a slow network Pyodide's own files, which every start needs, come first.
+  const response = await fetch(url, { priority: 'low' });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const raw = response.body.getReader();
+  // How long the rest of the download should take at the rate seen so far (0 when its size is unknown).
+  const size = Number(response.headers.get('Content-Length')) || 0;
+  const began = performance.now();
+  let received = 0;
+  const msLeft = () => (size && received ? ((size - received) * (performance.now() - began)) / received : 0);
+  // Its first bytes tell whether it is still gzipped (a host that sent it with Content-Encoding: gzip decoded it).
+  let first = new Uint8Array(0);
+  while (first.length < 2) {
+    const part = await raw.read();
+    if (part.done) notASnapshot();
+    received += part.value.length;
+    first = concat(first, part.value);
+  }
+  const body = new ReadableStream({
+    start: (controller) => controller.enqueue(first),
+    pull: async (controller) => {
+      const part = await raw.read();
+      if (part.done) controller.close();
+      else {
+        received += part.value.length;
+        controller.enqueue(part.value);
+      }
+    },
+    cancel: (reason) => raw.cancel(reason),
+  });
+  const reader = (first[0] === 0x1f && first[1] === 0x8b ? body.pipeThrough(new DecompressionStream('gzip')) : body).getReader();
+  let pending = new Uint8Array(0);
+  const readAtLeast = async (n) => {
+    while (pending.length < n) {
+      const part = await reader.read();
+      if (part.done) return false;
+      pending = concat(pending, part.value);
+    }
+    return true;
+  };
+  const cancel = () => { reader.cancel().catch(() => {}); };
+  const length = (await readAtLeast(4)) ? new DataView(pending.buffer, pending.byteOffset).getUint32(0, true) : Infinity;
+  const read = length <= MAX_HEADER && (await readAtLeast(Math.ceil((4 + length) / 16) * 16)) ? readHeader(pending) : null;
+  if (!read) {
+    cancel();
+    notASnapshot();
+  }
+  const { header, start } = read;
+  pending = pending.subarray(start);
+  if (header.memory === undefined) { // a header without its length: the memory once it is all there
+    const parts = [pending];
+    for (let part = await reader.read(); !part.done; part = await reader.read()) parts.push(part.value);
+    const memory = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+    if (memory.length === 0) notASnapshot();
+    parts.reduce((at, part) => (memory.set(part, at), at + part.length), 0);
+    return { header, memory, filled: Promise.resolve(), cancel, msLeft: () => 0 };
+  }
+  const memory = new Uint8Array(header.memory);
+  memory.set(pending.subarray(0, memory.length));
+  let at = Math.min(pending.length, memory.length);
+  const filled = (async () => {
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      if (at + part.value.length > memory.length) throw new Error('it holds more than its header says');
+      memory.set(part.value, at);
+      at += part.value.length;
+    }
+    if (at !== memory.length || pending.length > memory.length) throw new Error('it ended before its memory was whole');
+  })();
+  filled.catch(() => {}); // the start reports it
+  return { header, memory, filled, cancel, msLeft };
 }
+
+const notASnapshot = () => { throw new SnapshotRefused("the build's snapshot is not a notebook snapshot"); };
+
+const concat = (a, b) => {
+  if (a.length === 0) return b;
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+};
 
 /**
  * A packed snapshot of Python as it is now: cells and torch imported (after `restore`, the interpreter as a
@@ -267,60 +370,88 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
   let snapshotRefused = null;
   let fromBuild = false; // the snapshot offered is the build's (snapshotURL)
   try {
-    let loadPyodide, pyodideVersion, loadAttention;
-    // The build's snapshot downloads beside Pyodide; Pyodide's loader waits for it only once its own script is in.
-    if (!snapshot && snapshotURL) {
+    // Everything at once: Pyodide's loader, the core, the Python files and the snapshot offered (its header comes
+    // first); Pyodide's own files download and its WebAssembly compiles while the rest of the snapshot arrives.
+    const pyodideLoading = importPyodide(pyodideURL);
+    const apiLoading = import('../wasm/index.js').then(({ loadAttention }) => loadAttention(flavour ? { flavour } : {}));
+    const sourcesLoading = Promise.all(Object.values(PYTHON_FILES).map(readText));
+    apiLoading.catch(() => {}); // each is awaited below; a failure is the start's
+    sourcesLoading.catch(() => {});
+    let offerLoading = null;
+    if (snapshot) offerLoading = Promise.resolve(offerOf(snapshot));
+    else if (snapshotURL) {
       fromBuild = true;
-      snapshot = readBuildSnapshot(new URL(snapshotURL)).catch((error) => {
-        snapshotRefused = `the build's snapshot could not be read (${error?.message ?? error})`;
+      offerLoading = openBuildSnapshot(new URL(snapshotURL)).catch((error) => {
+        snapshotRefused = error instanceof SnapshotRefused ? error.message : `the build's snapshot could not be read (${error?.message ?? error})`;
         return null;
       });
     }
-    [{ loadPyodide, version: pyodideVersion }, { loadAttention }, sources, snapshot] = await Promise.all([
-      importPyodide(pyodideURL),
-      import('../wasm/index.js'),
-      Promise.all(Object.values(PYTHON_FILES).map(readText)),
-      snapshot,
-    ]);
+    const [{ loadPyodide, version: pyodideVersion }, offered] = await Promise.all([pyodideLoading, offerLoading]);
+    if (snapshot && !offered) snapshotRefused = 'the bytes given are not a notebook snapshot';
     const options = {
       ...(pyodideURL ? { indexURL: pyodideURL } : {}),
       ...(sandboxed ? { jsglobals: sandboxGlobals() } : {}),
       // Standard input is at its end (os.read(0, n) gives b''): no one types into a worker, and Pyodide's own
       // reader would print a stack trace of the host's for each read.
       stdin: () => null,
-      // Called once pyodide.asm.wasm is compiled, before Python starts (or its memory is put back).
-      fsInit: async () => {
-        if (restored) progress('Restoring Python from its snapshot…', 0.7);
-        else progress('Starting Python…', 0.7);
-      },
+      // Called once pyodide.asm.wasm is compiled, before Python starts.
+      fsInit: async () => progress('Starting Python…', 0.7),
     };
-    const apiLoading = loadAttention(flavour ? { flavour } : {});
-    const offered = snapshot ? unpackSnapshot(snapshot) : null;
-    if (snapshot && !offered) snapshotRefused = fromBuild ? "the build's snapshot is not a notebook snapshot" : 'the bytes given are not a notebook snapshot';
-    if (offered || makeSnapshot) {
-      // The key needs the core (its backend and op table), so the core comes first here.
-      api = await apiLoading;
-      key = await snapshotKey({ pyodideVersion, runtime, sandboxed, api, sources });
-    }
-    if (offered && offered.header.key !== key) snapshotRefused = 'it was made from other files (another build of the site)';
-    else if (offered) {
+    // The key needs the core (its backend and op table) and the Python files.
+    const keyOfThisBuild = async () => {
+      [api, sources] = await Promise.all([apiLoading, sourcesLoading]);
+      return (key ??= await snapshotKey({ pyodideVersion, runtime, sandboxed, api, sources }));
+    };
+    if (offered) {
+      let whole = false;
+      offered.filled.then(() => { whole = true; }, () => {});
+      // What Pyodide restores: the memory once its key is this build's (Pyodide waits for it before compiling).
+      const checked = keyOfThisBuild().then((ours) => {
+        if (offered.header.key !== ours) throw new SnapshotRefused('it was made from other files (another build of the site)');
+        return offered.memory;
+      });
+      checked.catch(() => {}); // Pyodide's loader takes it up only once its own script is in; a refusal is caught below
       restored = offered.header;
+      let giveUp;
+      const givenUp = new Promise((resolve, reject) => { giveUp = reject; });
       try {
-        pyodide = await loadPyodide({
-          ...options,
-          _loadSnapshot: offered.memory,
-          _snapshotDeserializer: (what) => {
-            if (what !== CORE_IN_SNAPSHOT) throw new Error(`the snapshot holds an unknown object (${JSON.stringify(what)})`);
-            return api;
-          },
-        });
+        pyodide = await Promise.race([
+          loadPyodide({
+            ...options,
+            _loadSnapshot: checked,
+            _snapshotDeserializer: (what) => {
+              if (what !== CORE_IN_SNAPSHOT) throw new Error(`the snapshot holds an unknown object (${JSON.stringify(what)})`);
+              return api;
+            },
+            // Called once pyodide.asm.wasm is compiled, before the memory is put back: the memory must be whole
+            // by then. If it never is (it failed, or a slow network would take longer to bring the rest than
+            // Python takes to start), this Pyodide waits for ever, forsaken for one that starts Python (below).
+            fsInit: async () => {
+              if (!whole) {
+                const left = offered.msLeft();
+                if (left > SLOWER_THAN_A_START_MS) {
+                  giveUp(new SnapshotRefused(`the rest of it would take ${(left / 1000).toFixed(1)} s to download, longer than starting Python`));
+                  return new Promise(() => {});
+                }
+                progress('Reading the rest of the snapshot…', 0.68);
+              }
+              await offered.filled.catch(() => new Promise(() => {}));
+              progress('Restoring Python from its snapshot…', 0.7);
+            },
+          }),
+          offered.filled.then(() => new Promise(() => {})), // settles only by failing
+          givenUp,
+        ]);
       } catch (error) {
         // Python starts from scratch instead, in a Pyodide of its own
+        offered.cancel();
         restored = null;
-        snapshotRefused = `restoring it failed (${String(error?.message ?? error).split('\n')[0]})`;
+        snapshotRefused = error instanceof SnapshotRefused ? error.message
+          : `restoring it failed (${String(error?.message ?? error).split('\n')[0]})`;
       }
     }
-    if (!pyodide) [pyodide, api] = await Promise.all([loadPyodide(options), apiLoading]);
+    if (!pyodide) [pyodide, api, sources] = await Promise.all([loadPyodide(options), apiLoading, sourcesLoading]);
+    if (makeSnapshot) await keyOfThisBuild();
   } finally {
     stopReports();
   }
