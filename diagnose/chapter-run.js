@@ -43,6 +43,10 @@ export class ChapterRun {
     this.parts = new Map(); // keep name -> { part, keys: settings read, key }
     this.seedPoints = []; // { id, section, scope, key, value, draws, next }
     this.shownIn = new Map(); // result name -> section index
+    // result name -> what its section had read when it was shown ({ settings, context, results }): a result cannot
+    // depend on what its section reads only after showing it (dependsOn)
+    this.readBefore = new Map();
+    this.dependencies = new Map();
     // sections recomputed by runs asked to remember them, by what they read (settings, moved draws, which run's
     // earlier sections): a run of two changes takes the sections that read only one of them from that one's run
     this.remembered = new Map();
@@ -78,6 +82,40 @@ export class ChapterRun {
       }
     });
     return hit;
+  }
+
+  /**
+   * The settings a result's numbers can depend on: what its section had read when it was shown, and what the
+   * results and earlier sections' values read by then depend on (a section's values on all its section read).
+   */
+  dependsOn(name) {
+    const known = this.dependencies.get(name);
+    if (known) return known;
+    const read = this.readBefore.get(name);
+    // (a fact, or anything not shown: every setting, '*')
+    if (!read) return new Set(['*']);
+    const section = this.shownIn.get(name);
+    const keys = new Set(read.settings);
+    this.dependencies.set(name, keys); // (no cycles: a section reads only what was shown before)
+    for (const r of read.results) for (const k of this.dependsOn(r)) keys.add(k);
+    for (const c of read.context) {
+      this.sections.forEach((made, j) => {
+        if (j < section && made.provides.has(c)) for (const k of this.#sectionDependsOn(j)) keys.add(k);
+      });
+    }
+    return keys;
+  }
+
+  #sectionDependsOn(j) {
+    const s = this.sections[j];
+    return (s.dependsOn ??= (() => {
+      const keys = new Set(s.settings);
+      for (const r of s.results) for (const k of this.dependsOn(r)) keys.add(k);
+      for (const c of s.context) this.sections.forEach((made, i) => {
+        if (i < j && made.provides.has(c)) for (const k of this.#sectionDependsOn(i)) keys.add(k);
+      });
+      return keys;
+    })());
   }
 
   /** Of `affected`, only the sections that the section showing `name` needs (it reads what they made). */
@@ -177,6 +215,8 @@ export class ChapterRun {
       results[name] = record(name, tensor, extra.label);
       written.set(name, results[name]);
       if (watch) {
+        const reads = this.sections[section];
+        this.readBefore.set(name, { settings: [...reads.settings], context: [...reads.context], results: [...reads.results] });
         this.sections[section].shows.push(name);
         this.shownIn.set(name, section);
         for (const p of this.seedPoints) if (p.section === section && p.next === null) p.next = name;

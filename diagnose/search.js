@@ -9,7 +9,7 @@
 import { STEPS } from '../web/steps/index.js';
 import { ChapterRun } from './chapter-run.js';
 import { compareResult } from './compare.js';
-import { scanSeeds } from './seed-scan.js';
+import { scanSeeds, mayPrintMore } from './seed-scan.js';
 import { COMMON_SEEDS, SEED_RANGE, DERIVED_MISTAKES, CLASS_MISTAKES, trainingTargets, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
 
 /**
@@ -116,17 +116,27 @@ function searchIn(run, settings, paste, targets) {
 
   // a run under changed settings and/or moved draws: only what it affects, up to the last target it affects (a
   // single change's run remembered, for the pairs to take the sections it alone reaches)
-  const tryChanges = (changes, remember = false) => {
+  // (`only`: the results to recompute, where the others would print as in a run already compared)
+  const rejected = new Set(); // single changes (keyOf) whose settings the core rejects
+  const tryChanges = (changes, remember = false, only = null) => {
     const changed = Object.assign({}, ...changes.map((c) => c.settings ?? {}));
     const draws = changes.find((c) => c.draws)?.draws ?? null;
     const direct = run.direct(Object.keys(changed), draws?.point);
     const affected = run.affected(Object.keys(changed), draws?.point);
     const targets = 'd_out' in changed || 'heads' in changed ? every : all;
-    const wanted = [...new Set([...targets.map((t) => t.name), ...derived.filter(mayFit).flatMap((d) => d.from)])].filter((n) => affected[run.shownIn.get(n)]);
-    if (wanted.length === 0) return;
+    const wanted = [...new Set([...targets.map((t) => t.name), ...derived.filter(mayFit).flatMap((d) => d.from)])].filter((n) => affected[run.shownIn.get(n)] && (!only || only.has(n)));
+    const shaping = changes.length === 1 && ('d_out' in changed || 'heads' in changed);
+    if (wanted.length === 0) {
+      if (shaping) shapesUnder.set(keyOf(changes[0]), new Map());
+      return;
+    }
     const runSettings = { ...settings, ...changed };
-    run.rerun(runSettings, { affected, direct, wanted, draws, remember, inspect: (results, parts) => check(results, changes, new Set(wanted), targets, parts, runSettings) });
+    const results = run.rerun(runSettings, { affected, direct, wanted, draws, remember, inspect: (results, parts) => check(results, changes, new Set(wanted), targets, parts, runSettings) });
+    if (!results && changes.length === 1) rejected.add(keyOf(changes[0]));
+    if (results && shaping) shapesUnder.set(keyOf(changes[0]), new Map(wanted.map((n) => [n, results[n]?.shape])));
   };
+  // a d_out or heads change (keyOf) -> the shapes of the results its run recomputed (the others keep theirs)
+  const shapesUnder = new Map();
 
   check(run.results, [], null, all, new Map([...run.parts].map(([name, { part }]) => [name, part])));
   if (exact.length) return finish(exact, nearest);
@@ -239,18 +249,109 @@ function searchIn(run, settings, paste, targets) {
   // pairs of different kinds, from the likelier values of each
   const fewSeeds = seedKeys(settings).flatMap((key) => PAIRED_SEEDS.filter((v) => v !== settings[key]).map((v) => seedChange(key, settings[key], v)));
   const groups = [[profileChange(settings.profile)], settingChanges(settings), drawsChanges(run, settings, { ownOnly: true }), fewSeeds];
+  // Each change of a pair has run alone. A result that only one of them can move prints in the pair as it did in
+  // that one's run (or the settings'), where it was compared; so a pair runs only for the results both can move
+  // (by the settings each result's numbers depend on, ChapterRun.dependsOn), and not at all where there are none.
+  const moves = pairMoves(run, settings, { targets: every, derived: derived.filter(mayFit), inClasses });
+  // Of a pair with no draws change and no class's mistake that both move, the seed model (seed-scan.js) bounds
+  // how many cells of each result both move can print as pasted: a pair runs only where that can beat the
+  // nearest so far (an exact answer beats it). A shape under d_out or heads is the one that change's run made.
+  const mayAnswer = (a, b, moved) => {
+    if (a.draws || b.draws || paste.kind === 'size') return true;
+    const changed = { ...a.settings, ...b.settings };
+    const shaping = [a, b].find((c) => 'd_out' in c.settings || 'heads' in c.settings);
+    const reshaped = shaping ? shapesUnder.get(keyOf(shaping)) : new Map();
+    if (!reshaped) return true;
+    const shapeOf = (n) => (reshaped.has(n) ? reshaped.get(n) : run.results[n]?.shape);
+    const runSettings = { ...settings, ...changed };
+    const compared = new Set((shaping ? every : all).map((t) => t.name));
+    // (a class's output that cannot hold the paste: its mistakes are not compared)
+    for (const name of moved.classOutputs) {
+      const shape = shapeOf(name);
+      if (!shape || compareResult({ shape }, { ...paste, kind: 'size' }, HEAD_WIDTH[name]?.(runSettings)) !== null) return true;
+    }
+    const targets = [
+      ...moved.results.filter((n) => compared.has(n)).map((name) => ({ name, shape: shapeOf(name), headWidth: HEAD_WIDTH[name]?.(runSettings) })),
+      ...moved.derived.map((d) => ({ name: d.name, shape: shapeOf(d.from[0]), headWidth: null })),
+    ];
+    if (targets.length === 0) return false;
+    const seeds = Object.fromEntries([a, b].filter((c) => c.kind === 'seed').map((c) => [c.name, c.to]));
+    const above = nearest ? nearest.cells.equal : -1;
+    return mayPrintMore({ settings: runSettings, typedInputs: run.results.inputs.values, seeds, targets, paste, above });
+  };
   let pair = 0;
   for (let i = 0; i < groups.length; i++) {
     for (let j = i + 1; j < groups.length; j++) {
       for (const a of groups[i]) {
         for (const b of groups[j]) {
           at = [5, pair++];
-          tryChanges([a, b]);
+          if (rejected.has(keyOf(a)) || rejected.has(keyOf(b))) tryChanges([a, b]);
+          else {
+            const both = moves(a, b);
+            if (both.names.size && mayAnswer(a, b, both)) tryChanges([a, b], false, both.names);
+          }
         }
       }
     }
   }
   return finish(exact, nearest);
+}
+
+// Settings the training-mode targets read beside their class's output (they build the class anew).
+const TRAINING_READS = ['seed', 'profile', 'd_out', 'heads', 'qkv_bias', 'context_length'];
+
+/**
+ * For a pair of changes (a, b), the results a run of both must recompute: those whose numbers both can move
+ * (a mistake made of results: its results; one put into a class's forward: the class's output, which its
+ * section shows after the module and input it reads), as names for tryChanges' `only`. A draws change moves
+ * what follows its seed point (ChapterRun.affected); a class's mistakes are not tried with one.
+ */
+function pairMoves(run, settings, { targets, derived, inClasses }) {
+  const sectionsOf = new Map();
+  const affectedBy = (change) => {
+    if (!sectionsOf.has(change)) sectionsOf.set(change, run.affected(Object.keys(change.settings ?? {}), change.draws?.point));
+    return sectionsOf.get(change);
+  };
+  const reads = (change, names, extra = []) => {
+    if (change.draws) return names.some((n) => affectedBy(change)[run.shownIn.get(n)]);
+    if (change.kind === 'seed' && names.every((n) => SEEDLESS.has(n))) return false;
+    const keys = Object.keys(change.settings);
+    return names.some((n) => {
+      const deps = run.dependsOn(n);
+      return deps.has('*') || keys.some((k) => deps.has(k));
+    }) || keys.some((k) => extra.includes(k));
+  };
+  return (a, b) => {
+    const names = new Set();
+    const moved = { names, results: [], derived: [], classOutputs: new Set() };
+    for (const t of targets) {
+      if (reads(a, [t.name]) && reads(b, [t.name])) {
+        names.add(t.name);
+        moved.results.push(t.name);
+      }
+    }
+    for (const d of derived) {
+      if (reads(a, d.from) && reads(b, d.from)) {
+        for (const n of d.from) names.add(n);
+        moved.derived.push(d);
+      }
+    }
+    if (!a.draws && !b.draws) {
+      for (const d of inClasses) {
+        // (a class whose section either change runs is tried in that run: counted as moved by it)
+        const extra = d.name.startsWith('training:') ? TRAINING_READS : [];
+        // (a training target's value is moved by the settings it reads, but a run has it only where its class's
+        // section runs: moved by one change alone, it is new where only the other runs that section)
+        const value = (c) => reads(c, [d.output], extra);
+        const present = (c) => affectedBy(c)[run.shownIn.get(d.output)];
+        if ((value(a) && value(b)) || (value(a) && !present(a) && present(b)) || (value(b) && !present(b) && present(a))) {
+          names.add(d.output);
+          moved.classOutputs.add(d.output);
+        }
+      }
+    }
+    return moved;
+  };
 }
 
 // The common seeds tried in pairs with the other kinds.
@@ -293,6 +394,9 @@ const HEAD_WIDTH = {
   mha_context_merged: (s) => s.d_out / s.heads,
   mha_out: (s) => s.d_out / s.heads,
 };
+
+// A change as the same change made anew (the pairs' changes are made again)
+const keyOf = (c) => JSON.stringify([c.kind, c.name, c.to, c.draws ? [c.draws.point.id, c.draws.count] : null]);
 
 const publicChange = ({ kind, name, from, to, text, code }) => ({ kind, name, from, to, text, code });
 

@@ -171,10 +171,13 @@ class LazyLinear {
  * SeedStreams seeded as the chapter's manual_seeds; `used` records which were read.
  */
 class ChapterModel {
-  constructor(settings, typedInputs, streams) {
+  // `fixed`: what the scan keeps from one seed to the next, { varying (the key scanned), layers, memo }: the
+  // layers, inputs and torch.rand weights drawn from the other keys' streams, which no seed of this key moves
+  constructor(settings, typedInputs, streams, fixed = null) {
     this.s = settings;
     this.typedInputs = typedInputs;
     this.streams = streams;
+    this.fixed = fixed;
     this.used = new Set();
     this.results = new Map();
     this.layers = []; // the nn.Linear layers drawn so far
@@ -191,14 +194,21 @@ class ChapterModel {
   }
 
   layer(key, start, d_in, d_out, bias) {
-    for (const l of this.layers) if (l.key === key && l.start === start && l.d_in === d_in && l.d_out === d_out && l.bias_ === bias) return l.drawn;
+    const layers = this.fixed && key !== this.fixed.varying ? this.fixed.layers : this.layers;
+    for (const l of layers) if (l.key === key && l.start === start && l.d_in === d_in && l.d_out === d_out && l.bias_ === bias) return l.drawn;
     const drawn = linearAt(this.stream(key), start, d_in, d_out, bias);
-    this.layers.push({ key, start, d_in, d_out, bias_: bias, drawn });
+    layers.push({ key, start, d_in, d_out, bias_: bias, drawn });
     return drawn;
   }
 
   get(slot, make) {
     return this.memo[slot] ?? (this.memo[slot] = make());
+  }
+
+  // a slot that only the streams `keys` move: kept across the scan's seeds where none of them is scanned
+  getFixed(slot, keys, make) {
+    if (!this.fixed || keys.includes(this.fixed.varying)) return this.get(slot, make);
+    return this.fixed.memo[slot] ?? (this.fixed.memo[slot] = make());
   }
 
   result(name) {
@@ -211,7 +221,7 @@ class ChapterModel {
 
   // 3.3.1: the inputs as typed, or torch.rand / torch.randn(n, d_in) after manual_seed(inputSeed)
   inputs() {
-    return this.get('inputs', () => {
+    return this.getFixed('inputs', ['inputSeed'], () => {
       const { n, d_in } = this;
       if (this.s.inputs === 'typed') return fromFlat(this.typedInputs, n, d_in);
       const stream = this.stream('inputSeed');
@@ -231,14 +241,14 @@ class ChapterModel {
 
   // 3.4.1 and SelfAttention_v1: three torch.rand(d_in, d_out) right after manual_seed(seed)
   randWeight(k) {
-    return this.get(RAND_SLOTS[k], () => {
+    return this.getFixed(RAND_SLOTS[k], ['seed'], () => {
       const size = this.d_in * this.d_out;
       return randAt(this.stream('seed'), k * size, size);
     });
   }
 
   randProjected(k) {
-    return this.get(PROJECTED_SLOTS[k], () => project(this.inputs(), this.randWeight(k), this.d_out));
+    return this.getFixed(PROJECTED_SLOTS[k], ['seed', 'inputSeed'], () => project(this.inputs(), this.randWeight(k), this.d_out));
   }
 
   // `count` nn.Linear(d_in, width, bias) from draw `start` of a stream, one after the other, each drawn when first read
@@ -454,6 +464,38 @@ function bounds(paste) {
   });
 }
 
+// Whether a modelled number can print as pasted number i.
+const fitter = (marks) => (v, i) => {
+  const { value, slack } = marks[i];
+  return slack === 0 ? Object.is(v, value) || (Number.isNaN(v) && Number.isNaN(value)) : Math.abs(v - value) <= slack;
+};
+
+/**
+ * Whether, under `settings` and `seeds` ({ key: value } replacing the settings' seeds), one of `targets`
+ * ({ name, shape, headWidth }) may have more than `above` cells that print as pasted, in any part of the paste's
+ * shape: by the model, counting the cells that lie within the scan's slack (a bound: a cell outside it cannot
+ * print as pasted). True where a target is not modelled or its shape is unknown.
+ */
+export function mayPrintMore({ settings, typedInputs, seeds, targets, paste, above }) {
+  const marks = bounds(paste);
+  const fits = fitter(marks);
+  const streams = Object.fromEntries(['seed', 'seedV2', 'inputSeed'].map((k) => [k, new SeedStream().seed(seeds[k] ?? settings[k])]));
+  const model = new ChapterModel(settings, typedInputs.flat(), streams);
+  for (const t of targets) {
+    if (!RESULTS[t.name] || !t.shape) return true;
+    const values = model.result(t.name);
+    if (values.count * values.width !== t.shape.reduce((a, b) => a * b, 1)) return true;
+    for (const view of viewsOf(t.shape, paste.shape, t.headWidth)) {
+      if (view.length !== marks.length) continue;
+      let count = 0;
+      for (let i = 0; i < view.length && count + view.length - i > above; i++) {
+        if (fits(values.at(view[i]), i) && ++count > above) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * The cells of a result that each part of the paste's shape reads, as index maps (paste cell i -> the result's
  * flat index): the whole, one copy or row (compare.js's parts), and one head's columns where `headWidth` is given.
@@ -482,10 +524,7 @@ function viewsOf(shape, pasteShape, headWidth) {
  */
 export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, values: list = null, skip }) {
   const marks = bounds(paste);
-  const fits = (v, i) => {
-    const { value, slack } = marks[i];
-    return slack === 0 ? Object.is(v, value) || (Number.isNaN(v) && Number.isNaN(value)) : Math.abs(v - value) <= slack;
-  };
+  const fits = fitter(marks);
   const inputs = typedInputs.flat();
   const fixed = Object.fromEntries(['seed', 'seedV2', 'inputSeed'].map((k) => [k, new SeedStream().seed(settings[k])]));
   const unmodelled = targets.filter((t) => !RESULTS[t.name]);
@@ -503,12 +542,13 @@ export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, 
     if (moved.length === 0) continue;
     const stream = new SeedStream();
     const streams = { ...fixed, [key]: stream };
+    const kept = { varying: key, layers: [], memo: {} };
     // the other keys' streams are the settings' seeds, their words kept from one seed to the next
     for (let i = 0; list ? i < list.length : i <= range; i++) {
       const value = list ? list[i] : i;
       if (skip(key, value)) continue;
       stream.seed(value);
-      const model = new ChapterModel(settings, inputs, streams);
+      const model = new ChapterModel(settings, inputs, streams, kept);
       for (const t of moved) {
         const values = model.result(t.name);
         if (t.views.some((view) => view.every((at, i) => fits(values.at(at), i)))) candidates.push({ key, value, name: t.name });

@@ -15,7 +15,12 @@ export class SeedStream {
     this.init = new Uint32Array(N); // the seeded state, filled up to initCount
     this.first = new Uint32Array(N); // the first twisted block, word by word as asked for
     this.firstDone = new Uint8Array(N);
-    this.blocks = []; // later blocks, whole (reached only by long draws)
+    // later blocks, also word by word: word i of block b reads words i, i + 1 and i + 397 of block b - 1 (or,
+    // from 227 on, word i - 227 of block b), so a dropout mask's element far into the stream costs a few words,
+    // not whole twists; `laterDone[b - 1][i]` is the seed's `stamp` once the word is known
+    this.later = [];
+    this.laterDone = [];
+    this.stamp = 0;
     this.initCount = 0;
   }
 
@@ -24,7 +29,7 @@ export class SeedStream {
     this.init[0] = Number(BigInt.asUintN(32, BigInt(value)));
     this.initCount = 1;
     this.firstDone.fill(0);
-    this.blocks.length = 0;
+    this.stamp++;
     return this;
   }
 
@@ -50,22 +55,28 @@ export class SeedStream {
     return w;
   }
 
-  #block(b) {
-    while (this.blocks.length < b) {
-      const prev = this.blocks.length === 0 ? Uint32Array.from({ length: N }, (_, i) => this.#firstWord(i)) : this.blocks[this.blocks.length - 1];
-      const mt = Uint32Array.from(prev);
-      for (let i = 0; i < N; i++) {
-        const y = (mt[i] & 0x80000000) | (mt[(i + 1) % N] & 0x7fffffff);
-        mt[i] = mt[(i + M) % N] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
-      }
-      this.blocks.push(mt);
+  // word i of block b >= 1 (the b-th twist after the first), as the in-place twist leaves it
+  #laterWord(b, i) {
+    while (this.later.length < b) {
+      this.later.push(new Uint32Array(N));
+      this.laterDone.push(new Uint32Array(N));
     }
-    return this.blocks[b - 1];
+    const words = this.later[b - 1];
+    const done = this.laterDone[b - 1];
+    if (done[i] === this.stamp) return words[i];
+    const word = (j) => (b === 1 ? this.#firstWord(j) : this.#laterWord(b - 1, j));
+    const next = i + 1 < N ? word(i + 1) : this.#laterWord(b, 0);
+    const far = i + M < N ? word(i + M) : this.#laterWord(b, i + M - N);
+    const y = (word(i) & 0x80000000) | (next & 0x7fffffff);
+    const w = (far ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0)) >>> 0;
+    words[i] = w;
+    done[i] = this.stamp;
+    return w;
   }
 
   /** The k-th tempered 32-bit word after the seed (0-based). */
   word(k) {
-    let y = k < N ? this.#firstWord(k) : this.#block(Math.floor(k / N))[k % N];
+    let y = k < N ? this.#firstWord(k) : this.#laterWord(Math.floor(k / N), k % N);
     y ^= y >>> 11;
     y ^= (y << 7) & 0x9d2c5680;
     y ^= (y << 15) & 0xefc60000;
