@@ -33,16 +33,46 @@ export function targetsOf(stepId = null, settings = null) {
   return { plain: [...plain].map(([name, step]) => ({ name, step })), mistakes, derived, inClasses: [...inClasses, ...training] };
 }
 
-export function search(torch, settings, paste, { step = null } = {}) {
+export async function search(torch, settings, paste, { step = null } = {}) {
   const run = new ChapterRun(torch, settings);
   try {
-    return searchIn(run, settings, paste, targetsOf(step, settings));
+    return await searchIn(run, settings, paste, targetsOf(step, settings));
   } finally {
     run.dispose();
   }
 }
 
-function searchIn(run, settings, paste, targets) {
+// Other threads that scan a share of the range of seeds (the page's second worker): each a function job ->
+// Promise<{ candidates, unmodelled }> (scanShare's answer there); none in Node or in the single file.
+let scanners = [];
+
+/** Lets the range of seeds be split with these scanners from now on (an empty list: scanned here alone). */
+export function shareScans(list) {
+  scanners = list;
+}
+
+/** A share of the range, { ...job, from, range }, as scanRange sends it: scanned here, for another thread. */
+export const scanShare = (job) => scanSeeds({ ...job, skip: skipOf(job) });
+
+const skipOf = ({ settings, skipValues }) => {
+  const skipped = new Set(skipValues);
+  return (key, v) => skipped.has(v) || v === settings[key];
+};
+
+// The range 0..range in one contiguous share per thread, this one taking the first while the others scan theirs;
+// the candidates in the order one thread gives (by key, then by seed). A share whose thread fails is scanned here.
+async function scanRange(job) {
+  const threads = scanners.length + 1;
+  const share = (k) => ({ ...job, from: Math.round((k * (job.range + 1)) / threads), range: Math.round(((k + 1) * (job.range + 1)) / threads) - 1 });
+  const others = scanners.map((scan, k) => scan(share(k + 1)).catch(() => scanShare(share(k + 1))));
+  const shares = [scanShare(share(0)), ...(await Promise.all(others))];
+  return {
+    candidates: job.keys.flatMap((key) => shares.flatMap((s) => s.candidates.filter((c) => c.key === key))),
+    unmodelled: shares[0].unmodelled,
+  };
+}
+
+async function searchIn(run, settings, paste, targets) {
   // only the results with a part of the paste's shape can answer
   // a change of d_out or heads changes shapes; any other change can only answer with a result of the paste's shape
   const every = [...targets.plain.map((t) => ({ ...t, change: null })), ...targets.mistakes];
@@ -171,14 +201,14 @@ function searchIn(run, settings, paste, targets) {
     ...derived.map((d) => ({ name: d.name, wanted: d.from, shape: run.results[d.from[0]]?.shape, headWidth: null })),
   ];
   // (a seed changes no shape: a torch.Size has nothing for it to explain)
-  const { candidates, unmodelled } = paste.kind === 'size' ? { candidates: [], unmodelled: [] } : scanSeeds({
+  const { candidates, unmodelled } = paste.kind === 'size' ? { candidates: [], unmodelled: [] } : await scanRange({
     settings,
     typedInputs: run.results.inputs.values,
     targets: scanned,
     paste,
     keys: seedKeys(settings),
     range: SEED_RANGE,
-    skip: (key, v) => common.has(v) || v === settings[key],
+    skipValues: COMMON_SEEDS,
   });
   // one core run per seed found, for all the results it may print as
   const bySeed = new Map();

@@ -517,12 +517,12 @@ function viewsOf(shape, pasteShape, headWidth) {
 }
 
 /**
- * Seeds of `keys` (0..range, or the list `values`; but `skip`) under which a modelled result can print as `paste`:
+ * Seeds of `keys` (from..range, 0 unless given, or the list `values`; but `skip`) under which a modelled result can print as `paste`:
  * for each key, the targets ({ name, headWidth }) a seed of that key moves, and each seed's candidates as
  * { key, value, name }, in seed order. Targets that are not modelled are returned in `unmodelled`, to be scanned
  * the slow way.
  */
-export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, values: list = null, skip }) {
+export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, from = 0, values: list = null, skip }) {
   const marks = bounds(paste);
   const fits = fitter(marks);
   const inputs = typedInputs.flat();
@@ -544,7 +544,7 @@ export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, 
     const streams = { ...fixed, [key]: stream };
     const kept = { varying: key, layers: [], memo: {} };
     // the other keys' streams are the settings' seeds, their words kept from one seed to the next
-    for (let i = 0; list ? i < list.length : i <= range; i++) {
+    for (let i = list ? 0 : from; list ? i < list.length : i <= range; i++) {
       const value = list ? list[i] : i;
       if (skip(key, value)) continue;
       stream.seed(value);

@@ -100,6 +100,9 @@ test('a paste that is not a tensor gets a clear message, and the page stays resp
   const { worst, took } = gaps;
   assert.ok(worst < Math.max(500, took / 2), `the page froze for ${worst.toFixed(0)} ms of the search's ${took.toFixed(0)} ms`);
   assert.match(await box(page).locator('.diagnose-answer').textContent(), /torch\.manual_seed\(9876\)/);
+  // with a second core, a second worker scans half of the seeds (9876 is in its half)
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  assert.equal(page.workers().length, cores > 1 ? 2 : 1);
   assertNoProblems(page);
   await closePage(page);
 });

@@ -10,6 +10,7 @@ import { computeChapter } from '../../web/chapter/index.js';
 import { bookSettings } from '../../web/state.js';
 import { STEPS } from '../../web/steps/index.js';
 import { BOOK_PRINTS, BOOK_EMBEDDINGS } from '../../web/book.js';
+import { shareScans, scanShare } from '../../diagnose/search.js';
 
 const torch = await loadAttention();
 const first = (answers) => answers.exact[0]?.changes.map(({ kind, name, to }) => ({ kind, name, to }));
@@ -85,6 +86,28 @@ test('seed: SelfAttention_v2 seeded with 2024 is named as that seed', async () =
   assert.deepEqual(answers.exact[0].changes[0].code, { from: 'torch.manual_seed(789)', to: 'torch.manual_seed(2024)' });
   // (CausalAttention under the same seed with its mask dropped can print the same: that takes two changes)
   assert.ok(answers.exact.every((a) => a.changes.length === 1));
+});
+
+test('the range of seeds split with other threads (the page’s second worker) gives the same answers', async () => {
+  // keys printed with seed 7321: found only in the range's scan, in the other thread's half
+  const printed = computeChapter(torch, { ...bookSettings(), seed: 7321 }).keys.tensor.toString();
+  const alone = await diagnose({ printed, step: 'keys-values' });
+  assert.deepEqual(first(alone), [{ kind: 'seed', name: 'seed', to: 7321 }]);
+  const shares = [];
+  try {
+    // the other thread's share, scanned as worker.js scans it (after a structured clone, as a message)
+    shareScans([async (job) => {
+      shares.push([job.from, job.range]);
+      return scanShare(structuredClone(job));
+    }]);
+    assert.deepEqual(await diagnose({ printed, step: 'keys-values' }), alone);
+    assert.deepEqual(shares, [[5001, 10_000]]);
+    // a share whose thread fails is scanned by the searching one
+    shareScans([() => Promise.reject(new Error('the worker is gone'))]);
+    assert.deepEqual(await diagnose({ printed, step: 'keys-values' }), alone);
+  } finally {
+    shareScans([]);
+  }
 });
 
 test('profile: the dropout mask of an Intel MKL build is named as that build', async () => {

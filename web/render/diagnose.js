@@ -11,14 +11,28 @@ import { STEPS } from '../steps/index.js';
 const kept = new Map();
 
 let worker = null;
+let scanner = null; // the second worker, which scans for the first
 let nextId = 0;
 const waiting = new Map();
 
+const startWorker = () => new Worker(new URL('../../diagnose/worker.js', import.meta.url), { type: 'module' });
+
 // The worker, or null where none can start (the single file from file://): then the search runs in the page.
+// With a second core, a second worker scans half of the range of seeds for it (diagnose/worker.js).
 function searchWorker() {
   if (worker !== null || typeof Worker === 'undefined' || document.documentElement.dataset.edition === 'single-file') return worker;
   try {
-    worker = new Worker(new URL('../../diagnose/worker.js', import.meta.url), { type: 'module' });
+    worker = startWorker();
+    if ((navigator.hardwareConcurrency ?? 1) > 1) {
+      try {
+        const { port1, port2 } = new MessageChannel();
+        scanner = startWorker();
+        scanner.postMessage({ scanFor: port2 }, [port2]);
+        worker.postMessage({ scanWith: port1 }, [port1]);
+      } catch {
+        // (the search then scans alone)
+      }
+    }
     worker.onmessage = ({ data }) => {
       waiting.get(data.id)?.(data);
       waiting.delete(data.id);
@@ -27,6 +41,8 @@ function searchWorker() {
       for (const done of waiting.values()) done({ error: { name: 'Error', message: 'The search could not start here.' } });
       waiting.clear();
       worker = null;
+      scanner?.terminate();
+      scanner = null;
     };
   } catch {
     worker = null;
