@@ -24,7 +24,7 @@
 // Peaks, measured here in every round: wasm, f32x4 mul+add pairs per second in V8 (the best of a GEMM-like
 // register block and 12 independent chains, scripts/bench/peak.wat); native, an FMA loop (attn_bench).
 //
-//   --rounds N     rounds (default 7); plain JS runs in at most 3 of them (it takes ~10 s a forward)
+//   --rounds N     rounds (default 7; the site's loads 3 unless given); plain JS runs in at most 3 of them (~10 s a forward)
 //   --only a,b     implementations: simd,scalar,threads1,threads2,native,native2,tfjs,plain,torch,ort,notebook,site,inputs
 //                  (default all that are there)
 //   --native PATH  the attn_bench binary (default build/native/bench/attn_bench, then build/*/bench/attn_bench)
@@ -309,7 +309,7 @@ async function main() {
   const calls = {};
   for (const flavour of ['simd', 'scalar']) if (ONLY.includes(flavour)) calls[flavour] = await inChild('--calls', flavour);
   const notebook = ONLY.includes('notebook') ? await notebookTimes(Math.min(ROUNDS, 5)) : null;
-  const site = ONLY.includes('site') ? await siteTimes(3) : null;
+  const site = ONLY.includes('site') ? await siteTimes(option('rounds') ? ROUNDS : 3) : null;
   const inputs = ONLY.includes('inputs') ? await inputTimes(3) : null;
   const peakOfWasm = await wasmPeak();
   const impls = {};
@@ -495,7 +495,7 @@ async function main() {
   }
   if (site) {
     const range = (t) => (t ? `${fmt(t.median, 0)} ms (${fmt(t.min, 0)}-${fmt(t.max, 0)})` : '-');
-    lines.push(`site (dist/site, ${site.network}): first numbers ${range(site.firstNumbersMs)}, ${site.requests} requests ` +
+    lines.push(`site (dist/site, ${site.network}): first numbers painted ${range(site.firstNumbersMs)}, ${site.requests} requests ` +
       `(the longest chain ${site.chain}), ${site.kilobytes} KB before them; localhost ${range(site.localFirstNumbersMs)}`);
     lines.push(`  floor page (${site.floor.requests} requests, ${site.floor.kilobytes} KB): ${range(site.floor.firstNumbersMs)}; ` +
       `the site takes ${fmt(site.overFloor, 2)}x the floor`);
@@ -504,6 +504,8 @@ async function main() {
       lines.push(`single file (file://) ${range(site.singleFileFirstNumbersMs)}; floor file (${site.singleFloor.kilobytes} KB, ` +
         `decodes an inline blob) ${range(site.singleFloor.firstNumbersMs)}; the single file takes ${fmt(site.singleOverFloor, 2)}x the floor`);
     }
+    lines.push(`  at the first-numbers mark, before the paint: the site ${fmt(site.markedMs.overFloor, 2)}x its floor` +
+      (site.markedMs.singleOverFloor ? `, the single file ${fmt(site.markedMs.singleOverFloor, 2)}x` : ''));
     lines.push('');
   }
   if (inputs) {

@@ -86,7 +86,7 @@ test('the first step shows its numbers, with no console errors', async () => {
   console.log(`first numbers after ${Math.round(sincePageStart)} ms (navigation start), ${wall} ms wall clock`);
   // the page without a hash shows the first step
   await waitForStep(page, STEPS[0].id);
-  await page.waitForTimeout(500); // late errors
+  await page.locator(`${stepSelector(STEPS[0].id)} .katex`).first().waitFor(); // the start's last work: the formula typeset
   assertNoProblems(page);
   await closePage(page);
 });
