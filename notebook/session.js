@@ -168,7 +168,8 @@ async function snapshotKey({ pyodideVersion, runtime, sandboxed, api, sources })
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function packSnapshot(header, memory) {
+/** Header and memory as one snapshot's bytes (exported for the tests). */
+export function packSnapshot(header, memory) {
   // `memory`, the length of Python's memory, lets a reader size it from the header while the rest still arrives
   const json = new TextEncoder().encode(JSON.stringify({ ...header, memory: memory.length }));
   const start = Math.ceil((4 + json.length) / 16) * 16; // Pyodide reads its snapshot as 32-bit words
@@ -211,18 +212,18 @@ function unpackSnapshot(bytes) {
 /** A snapshot already in memory as an offer (see openBuildSnapshot), or null when the bytes are not one. */
 function offerOf(bytes) {
   const unpacked = unpackSnapshot(bytes);
-  return unpacked && { ...unpacked, filled: Promise.resolve(), cancel: () => {}, msLeft: () => 0 };
+  return unpacked && { ...unpacked, filled: Promise.resolve(), cancel: () => {}, msLeft: async () => 0 };
 }
 
 /**
  * The snapshot a build of the site made (gzip-compressed, or already decoded by the host), as it arrives:
  * { header, memory, filled, cancel, msLeft } once its header is read, where `memory` is Python's memory, still
  * being written until `filled` resolves (it rejects when the rest does not come whole), so that Pyodide's
- * WebAssembly compiles meanwhile, and msLeft() how long the rest should take at the rate so far; null when the build has none (the dev server; bytes that are no snapshot throw a
- * SnapshotRefused). Fetched beside
+ * WebAssembly compiles meanwhile, and msLeft(window) how long the rest should take at the network's rate. Null
+ * when the build has none (the dev server); bytes that are no snapshot throw a SnapshotRefused. Fetched beside
  * Pyodide's files, so its download shows with theirs.
  */
-async function openBuildSnapshot(url) {
+export async function openBuildSnapshot(url) {
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     let bytes = new Uint8Array(await readFile(url));
@@ -234,11 +235,19 @@ async function openBuildSnapshot(url) {
   if (response.status === 404) return null;
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const raw = response.body.getReader();
-  // How long the rest of the download should take at the rate seen so far (0 when its size is unknown).
+  // How long the rest of the download should take, at the rate measured over the next `window` ms (0 when it is
+  // all in within it, or its size is unknown): measured while the worker waits, so that it is the network's.
   const size = Number(response.headers.get('Content-Length')) || 0;
-  const began = performance.now();
   let received = 0;
-  const msLeft = () => (size && received ? ((size - received) * (performance.now() - began)) / received : 0);
+  let rawDone;
+  const allReceived = new Promise((resolve) => { rawDone = resolve; });
+  const msLeft = async (window) => {
+    const [from, since] = [received, performance.now()];
+    await Promise.race([allReceived, new Promise((resolve) => setTimeout(resolve, window))]);
+    if (!size || received >= size) return 0;
+    const rate = (received - from) / (performance.now() - since);
+    return rate > 0 ? (size - received) / rate : Infinity;
+  };
   // Its first bytes tell whether it is still gzipped (a host that sent it with Content-Encoding: gzip decoded it).
   let first = new Uint8Array(0);
   while (first.length < 2) {
@@ -251,14 +260,16 @@ async function openBuildSnapshot(url) {
     start: (controller) => controller.enqueue(first),
     pull: async (controller) => {
       const part = await raw.read();
-      if (part.done) controller.close();
-      else {
+      if (part.done) {
+        rawDone();
+        controller.close();
+      } else {
         received += part.value.length;
         controller.enqueue(part.value);
       }
     },
     cancel: (reason) => raw.cancel(reason),
-  });
+  }, { highWaterMark: Infinity }); // read as fast as the network brings it, so that msLeft measures the network, not the inflating
   const reader = (first[0] === 0x1f && first[1] === 0x8b ? body.pipeThrough(new DecompressionStream('gzip')) : body).getReader();
   let pending = new Uint8Array(0);
   const readAtLeast = async (n) => {
@@ -284,7 +295,7 @@ async function openBuildSnapshot(url) {
     const memory = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
     if (memory.length === 0) notASnapshot();
     parts.reduce((at, part) => (memory.set(part, at), at + part.length), 0);
-    return { header, memory, filled: Promise.resolve(), cancel, msLeft: () => 0 };
+    return { header, memory, filled: Promise.resolve(), cancel, msLeft: async () => 0 };
   }
   const memory = new Uint8Array(header.memory);
   memory.set(pending.subarray(0, memory.length));
@@ -428,12 +439,12 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
             // Python takes to start), this Pyodide waits for ever, forsaken for one that starts Python (below).
             fsInit: async () => {
               if (!whole) {
-                const left = offered.msLeft();
+                progress('Reading the rest of the snapshot…', 0.68);
+                const left = await offered.msLeft(1000);
                 if (left > SLOWER_THAN_A_START_MS) {
-                  giveUp(new SnapshotRefused(`the rest of it would take ${(left / 1000).toFixed(1)} s to download, longer than starting Python`));
+                  giveUp(new SnapshotRefused(`the rest of it would take ${(left / 1000).toFixed(1)} s more to download, longer than starting Python`));
                   return new Promise(() => {});
                 }
-                progress('Reading the rest of the snapshot…', 0.68);
               }
               await offered.filled.catch(() => new Promise(() => {}));
               progress('Restoring Python from its snapshot…', 0.7);
