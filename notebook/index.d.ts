@@ -37,7 +37,9 @@ export interface NotebookOptions {
   snapshot?: ArrayBuffer | Uint8Array | PromiseLike<ArrayBuffer | Uint8Array | null> | null;
   /** The absolute address of a snapshot made by a build of the site (`notebook-python-snapshot.gz`, made under
    * Node by scripts/build-notebook-snapshot.mjs for the browser's SIMD core), read by the notebook's worker
-   * beside Pyodide's files when `snapshot` gives none; refused like any other when made from other files. */
+   * beside Pyodide's files when `snapshot` gives none, as it arrives (Pyodide compiles meanwhile); refused like any
+   * other when made from other files, and left for a start of Python when, once Pyodide is compiled, the rest
+   * would take more than 4 s to download. */
   snapshotURL?: string | null;
   /** Called with a snapshot of Python (about 30 MB) taken at a start that restored none: cells and torch
    * imported, before any cell runs. Keep it (for example in the Cache Storage of the site's build) and give it
