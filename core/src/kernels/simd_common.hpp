@@ -22,8 +22,9 @@ using Vec = xsimd::batch<float, Arch>;
 template <class Arch>
 using IVec = xsimd::batch<int32_t, Arch>;
 
-// Strided copies (packing, transposing) stay scalar: clang's vectorizer builds their addresses in i64x2
-// vectors and takes each lane out again (extract_lane), which in wasm is slower than plain loads and stores.
+// Strided copies left to the compiler stay scalar: clang's vectorizer builds their addresses in i64x2 vectors
+// and takes each lane out again (extract_lane), which in wasm is slower than plain loads and stores. (The
+// packing's copies are vectorised by hand instead: transpose_4x4 in simd_gemm.hpp.)
 #if defined(__clang__)
 #define ATTN_SCALAR_LOOP _Pragma("clang loop vectorize(disable)")
 #else
