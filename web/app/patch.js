@@ -15,8 +15,9 @@ import { recheckOverflow, relabel } from '../render/matrix.js';
 const HOLDS_FIGURES = '.predict, .predict-off, .exercise';
 // State the page adds to a drawn figure or table box after it is drawn (outlines, fades), kept across an update.
 const KEPT_CLASSES = ['is-updated', 'is-updated-again', 'is-scrollable', 'fade-left', 'fade-right'];
-// Parts of a step whose handlers (if any) use only their own elements: kept when nothing in them changed.
-const SAME_WHEN_EQUAL = new Set(['step-head', 'prose', 'formula', 'code', 'step-note', 'legend']);
+// Parts of a step whose handlers (if any) use only their own elements: kept when nothing in them changed (the
+// "Try it" chips are handled from the page, main.js; the results' hint is text).
+const SAME_WHEN_EQUAL = new Set(['step-head', 'prose', 'formula', 'code', 'step-note', 'legend', 'try-it', 'results-hint']);
 const TABLE_PARTS = new Set(['TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH']);
 
 /**
@@ -48,7 +49,7 @@ export function showStep(host, next) {
       const kept = from === shown || (top ? from.matches('section.results') : inResults ? from.matches('figure.result') : true);
       if (sameKind && kept) return keep(from, to);
       // the step's text, formula and code, unchanged (a word not in them): left as they are, not laid out again
-      if (top && SAME_WHEN_EQUAL.has(from.classList[0]) && from.isEqualNode(to)) return false;
+      if ((top || inResults) && SAME_WHEN_EQUAL.has(from.classList[0]) && from.isEqualNode(to)) return false;
       from.replaceWith(to); // not a figure: the new drawing, with its own handlers
       return false;
     },
