@@ -84,18 +84,16 @@ test('five steps ask first: the results asked about are veiled until a keyboard 
   }
 });
 
-test('a wrong guess is named and corrected; "Show me" reveals without a guess; a reload keeps the answers, a link without them asks again', async () => {
+test('a wrong guess is named and corrected; "Show me" reveals without a guess; the answers are in the link: a fresh page opened with it shows them, a bad one is named and asked again', async () => {
   const page = await newPage(env.browser, { predictions: true });
   const step = PREDICTING.find((s) => s.predict.id === 'mask-zeros');
-  await open(page, step.id);
+  const settings = { ...bookSettings(), seed: 7 };
+  await open(page, step.id, settings);
   await answerByKeyboard(page, step, 21);
   const verdict = panelOf(page, step).locator('.predict-verdict');
   assert.match(await verdict.textContent(), /^Not quite\. 15 cells are 0 \(you said 21\): row i hides .* 5 \+ 4 \+ 3 \+ 2 \+ 1 \+ 0 = n\(n − 1\)\/2 with n = 6/);
-  // kept across a reload (they are in the link)
-  await page.reload();
-  await waitForStep(page, step.id);
-  assert.match(await panelOf(page, step).locator('.predict-verdict').textContent(), /^Not quite\./);
-  assert.ok((await veiled(page, step)).every((v) => !v));
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('answers') === 'mask-zeros.21');
+  const link = page.url();
   // "Ask me again" veils and asks again
   await panelOf(page, step).getByRole('button', { name: 'Ask me again' }).click();
   assert.ok((await veiled(page, step)).every(Boolean));
@@ -106,45 +104,27 @@ test('a wrong guess is named and corrected; "Show me" reveals without a guess; a
   await panelOf(page, step).getByRole('button', { name: 'Show me' }).click();
   assert.match(await panelOf(page, step).locator('.predict-verdict').textContent(), /^Here is what happens\. 15 cells are 0:/);
 
-  // the step's link without the answers shows the question, the numbers veiled
+  // another browser context, with nothing of the first page's but the link: the answer and the numbers are back
   const other = await newPage(env.browser, { predictions: true });
-  await open(other, step.id);
+  await other.goto(link);
+  await waitForStep(other, step.id);
+  assert.match(await panelOf(other, step).locator('.predict-verdict').textContent(), /^Not quite\. 15 cells are 0 \(you said 21\)/);
+  assert.ok((await veiled(other, step)).every((v) => !v), 'the numbers are shown');
+  const expected = await reference(settings);
+  for (const name of step.predict.hides) assert.ok(sameNumbers(await tensorValues(other, step.id, name), expected[name].values), `${name} as computed`);
+  // an answer the question cannot take is named in the notice and asked again, the rest of the link kept; the
+  // link is then one without answers
+  await other.goto(link.replace('answers=mask-zeros.21', 'answers=mask-zeros.many'));
+  await other.locator('#notices .notice').waitFor();
+  assert.match(await other.locator('#notices').textContent(), /This link’s answer to “mask-zeros” \(many\) could not be used, so that question is asked again\./);
   assert.ok(await panelOf(other, step).locator('form').isVisible());
   assert.ok((await veiled(other, step)).every(Boolean));
+  const kept = new URLSearchParams(new URL(other.url()).hash.slice(1));
+  assert.deepEqual([kept.get('step'), kept.get('seed'), kept.get('answers')], [step.id, '7', null]);
   assertNoProblems(page);
   assertNoProblems(other);
   await closePage(page);
   await closePage(other);
-});
-
-test('answers are in the link: a fresh page opened with it shows the verdict and the numbers; a bad answer is named and asked again', async () => {
-  const step = PREDICTING.find((s) => s.predict.id === 'mask-zeros');
-  const settings = { ...bookSettings(), seed: 7 };
-  const page = await newPage(env.browser, { predictions: true });
-  await open(page, step.id, settings);
-  await answerByKeyboard(page, step, 21);
-  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('answers') === 'mask-zeros.21');
-  const link = page.url();
-  // another browser context: nothing of the first page's session, only the link
-  const fresh = await newPage(env.browser, { predictions: true });
-  await fresh.goto(link);
-  await waitForStep(fresh, step.id);
-  assert.match(await panelOf(fresh, step).locator('.predict-verdict').textContent(), /^Not quite\. 15 cells are 0 \(you said 21\)/);
-  assert.ok((await veiled(fresh, step)).every((v) => !v), 'the numbers are shown');
-  const expected = await reference(settings);
-  for (const name of step.predict.hides) assert.ok(sameNumbers(await tensorValues(fresh, step.id, name), expected[name].values), `${name} as computed`);
-  // an answer the question cannot take is named in the notice, the question asked again, the rest of the link kept
-  await fresh.goto(link.replace('answers=mask-zeros.21', 'answers=mask-zeros.many'));
-  await fresh.locator('#notices .notice').waitFor();
-  assert.match(await fresh.locator('#notices').textContent(), /This link’s answer to “mask-zeros” \(many\) could not be used, so that question is asked again\./);
-  assert.ok(await panelOf(fresh, step).locator('form').isVisible());
-  assert.ok((await veiled(fresh, step)).every(Boolean));
-  const kept = new URLSearchParams(new URL(fresh.url()).hash.slice(1));
-  assert.deepEqual([kept.get('step'), kept.get('seed'), kept.get('answers')], [step.id, '7', null]);
-  assertNoProblems(page);
-  assertNoProblems(fresh);
-  await closePage(page);
-  await closePage(fresh);
 });
 
 test('predictions turned off show the numbers at once on every step, and "Ask me first" turns them on again', async () => {
