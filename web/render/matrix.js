@@ -114,7 +114,7 @@ const fromNumbers = new WeakMap();
 
 function drawnFromNumbers(result, printInFull) {
   let known = fromNumbers.get(result);
-  if (known?.printInFull === printInFull) return known;
+  if (known && known.printInFull === printInFull) return known;
   const shape = result.shape;
   const flat = flatValues(result.values);
   const live = liveText(result.tensor);
