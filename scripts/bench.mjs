@@ -514,7 +514,7 @@ async function main() {
       const r = inputs[size];
       const parts = (o) => Object.entries(o ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
       lines.push(`  ${size.padEnd(9)} cold link ${r.coldMs} ms (${parts(r.partsMs.cold)}); keystroke ${r.keystrokeMs} ms (${parts(r.partsMs.keystroke)}); ` +
-        `seed ${r.seedMs} ms (${parts(r.partsMs.seed)})`);
+        `seed ${r.seedMs} ms (${parts(r.partsMs.seed)}); main-thread CPU: keystroke ${r.keystrokeCpuMs} ms, seed ${r.seedCpuMs} ms`);
     }
     lines.push('');
   }

@@ -6,7 +6,9 @@
 //   keystroke one character typed into a word: the input event to the frame after the step shows it
 //   seed      the seed field set to a new value: the same
 // with where the time went (the page's measures: computing the chapter, drawing the step, the contents and
-// settings panels, outlining what changed). Prints one JSON object on stdout.
+// settings panels, outlining what changed), and the main thread's CPU time of one more keystroke and seed edit a
+// round, from Chromium's trace (its tasks from the edit to the frame after: script, style, layout and paint; less
+// swayed than wall time by other work on the machine). Prints one JSON object on stdout.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +48,17 @@ function timeEdit([selector, edit]) {
   });
 }
 
+/** The main thread's CPU time (ms) of one edit, timeEdit(args), from Chromium's trace of the page's renderer. */
+async function editCpu(browser, page, args) {
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await page.evaluate(timeEdit, args);
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' &&
+    events.some((x) => x.pid === e.pid && x.tid === e.tid && x.name === 'FunctionCall'));
+  const tasks = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'RunTask');
+  return tasks.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
+}
+
 const measuresOf = (page) => page.evaluate(() => Object.fromEntries(performance.getEntriesByType('measure').filter((m) => m.name.startsWith('page:')).map((m) => [m.name.slice(5), m.duration])));
 
 /** One round at one size: a cold link, then 3 keystrokes and 3 seed edits, added to `into`. */
@@ -63,6 +76,7 @@ async function sizeRound(browser, base, settings, into) {
     into.keystroke.push(typed.ms);
     into.parts.keystroke = typed.parts;
   }
+  into.keystrokeCpu.push(await editCpu(browser, page, ['#token-2', 'append']));
   const drawn = await page.evaluate((s) => s.inputs !== 'typed', settings);
   const seedField = drawn ? '#inputSeed' : '#seed';
   for (let k = 0; k < 3; k++) {
@@ -70,15 +84,18 @@ async function sizeRound(browser, base, settings, into) {
     into.seed.push(edited.ms);
     into.parts.seed = edited.parts;
   }
+  into.seedCpu.push(await editCpu(browser, page, [seedField, 'increment']));
   await context.close();
 }
 
-function summary({ cold, keystroke, seed, parts }) {
+function summary({ cold, keystroke, seed, keystrokeCpu, seedCpu, parts }) {
   const rounded = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, round(v)]));
   return {
     coldMs: round(median(cold)),
     keystrokeMs: round(median(keystroke)),
     seedMs: round(median(seed)),
+    keystrokeCpuMs: round(median(keystrokeCpu)),
+    seedCpuMs: round(median(seedCpu)),
     runs: { cold: cold.length, keystroke: keystroke.length, seed: seed.length },
     partsMs: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, rounded(v)])),
   };
@@ -100,7 +117,7 @@ export async function inputTimes(rounds = 3, sites = [`${root}dist/site/`]) {
   const servers = await Promise.all(sites.map((folder) => startStaticHost({ folder })));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
   const bases = servers.map((server) => `http://localhost:${server.address().port}/course/attention/`);
-  const times = sites.map(() => Object.fromEntries(Object.keys(SIZES).map((name) => [name, { cold: [], keystroke: [], seed: [], parts: {} }])));
+  const times = sites.map(() => Object.fromEntries(Object.keys(SIZES).map((name) => [name, { cold: [], keystroke: [], seed: [], keystrokeCpu: [], seedCpu: [], parts: {} }])));
   try {
     for (let i = 0; i < rounds; i++) {
       for (const [name, settings] of Object.entries(SIZES)) {
@@ -111,7 +128,7 @@ export async function inputTimes(rounds = 3, sites = [`${root}dist/site/`]) {
     await browser.close();
     await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
   }
-  const conditions = `Chromium 1280 x 800 on localhost, step ${STEP}, median of ${rounds} cold loads and ${rounds * 3} edits` +
+  const conditions = `Chromium 1280 x 800 on localhost, step ${STEP}, median of ${rounds} cold loads and ${rounds * 3} edits (CPU: of ${rounds})` +
     `${sites.length > 1 ? ', the builds’ rounds alternating' : ', dist/site'}`;
   const sized = (t) => Object.fromEntries(Object.entries(t).map(([name, into]) => [name, summary(into)]));
   if (sites.length === 1) return { conditions, ...sized(times[0]) };
