@@ -94,13 +94,14 @@ async function searchIn(run, settings, paste, targets) {
   const earlier = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 
   // compares every target a run recomputed (all of them for the settings as they are)
-  const check = (results, changes, recomputed, targets = all, parts = null, runSettings = settings) => {
+  const check = (results, changes, recomputed, targets = all, parts = null, runSettings = settings, classes = null, derivedNames = null) => {
     // the mistakes made from results, where those were computed (as the paste's shape allows), and those put
     // into a class's forward, where this run has the class
     const made = new Set();
     // (a class built anew in training mode has no draws change to follow: its cell seeds it itself)
     // (only where the class's output, which its mistakes share, can hold the paste)
     for (const d of parts ? inClasses : []) {
+      if (classes && !classes.has(d.name)) continue;
       if (!parts.has(d.part) || !results[d.input]?.tensor || (d.change && changes.some((c) => c.draws))) continue;
       if (!compareResult({ shape: results[d.output]?.shape }, { ...paste, kind: 'size' }, HEAD_WIDTH[d.output]?.(runSettings))) continue;
       const tensor = d.make(run.torch, parts.get(d.part), results[d.input].tensor, runSettings);
@@ -109,6 +110,7 @@ async function searchIn(run, settings, paste, targets) {
       made.add(d.name);
     }
     for (const d of derived) {
+      if (derivedNames && !derivedNames.has(d.name)) continue;
       if ((recomputed && !d.from.some((n) => recomputed.has(n))) || d.from.some((n) => !results[n]?.tensor)) continue;
       const tensors = Object.fromEntries(d.from.map((n) => [n, results[n].tensor]));
       results = { ...results, [d.name]: { name: d.name, label: d.code.wrong, ...lazyValues(d.make(run.torch, tensors)) } };
@@ -148,11 +150,14 @@ async function searchIn(run, settings, paste, targets) {
   // single change's run remembered, for the pairs to take the sections it alone reaches)
   // (`only`: the results to recompute, where the others would print as in a run already compared)
   const rejected = new Set(); // single changes (keyOf) whose settings the core rejects
-  const tryChanges = (changes, remember = false, only = null) => {
+  // (`classes` and `derivedNames`: the mistakes in classes' forwards and made of results to try, where the others
+  // would print as in a run already compared; given with `only`, the run recomputes only the sections that the
+  // results in `only` need, so that a mistake made of other results would mix in the settings' values)
+  const tryChanges = (changes, remember = false, only = null, classes = null, derivedNames = null) => {
     const changed = Object.assign({}, ...changes.map((c) => c.settings ?? {}));
     const draws = changes.find((c) => c.draws)?.draws ?? null;
     const direct = run.direct(Object.keys(changed), draws?.point);
-    const affected = run.affected(Object.keys(changed), draws?.point);
+    let affected = run.affected(Object.keys(changed), draws?.point);
     const targets = 'd_out' in changed || 'heads' in changed ? every : all;
     const wanted = [...new Set([...targets.map((t) => t.name), ...derived.filter(mayFit).flatMap((d) => d.from)])].filter((n) => affected[run.shownIn.get(n)] && (!only || only.has(n)));
     const shaping = changes.length === 1 && ('d_out' in changed || 'heads' in changed);
@@ -161,7 +166,8 @@ async function searchIn(run, settings, paste, targets) {
       return;
     }
     const runSettings = { ...settings, ...changed };
-    const results = run.rerun(runSettings, { affected, direct, wanted, draws, remember, inspect: (results, parts) => check(results, changes, new Set(wanted), targets, parts, runSettings) });
+    if (only) affected = wanted.map((n) => run.neededFor(n, affected)).reduce((a, b) => a.map((x, i) => x || b[i]));
+    const results = run.rerun(runSettings, { affected, direct, wanted, draws, remember, inspect: (results, parts) => check(results, changes, new Set(wanted), targets, parts, runSettings, classes, derivedNames) });
     if (!results && changes.length === 1) rejected.add(keyOf(changes[0]));
     if (results && shaping) shapesUnder.set(keyOf(changes[0]), new Map(wanted.map((n) => [n, results[n]?.shape])));
   };
@@ -237,9 +243,23 @@ async function searchIn(run, settings, paste, targets) {
   // count only when those find none.
   const fromRange = exact.splice(beforeRange);
   exact.length = afterSingles;
+  // (a seed whose results, by the seed model, cannot print more cells as pasted than the nearest so far and that
+  // reaches no class whose mistakes could hold the paste adds nothing: it does not run)
+  const nearerUnder = (change) => {
+    const affected = run.affected([change.name]);
+    const reached = (n) => affected[run.shownIn.get(n)];
+    if (inClasses.some((d) => reached(d.output) && fits(d.output))) return true;
+    const targets = [
+      ...all.filter((t) => reached(t.name) && !SEEDLESS.has(t.name)).map((t) => ({ name: t.name, shape: run.results[t.name]?.shape, headWidth: HEAD_WIDTH[t.name]?.(settings) })),
+      ...derived.filter((d) => mayFit(d) && d.from.some(reached)).map((d) => ({ name: d.name, shape: run.results[d.from[0]]?.shape, headWidth: null })),
+    ];
+    const above = nearest ? nearest.cells.equal : -1;
+    return targets.length > 0 && mayPrintMore({ settings, typedInputs: run.results.inputs.values, seeds: { [change.name]: change.to }, targets, paste, above });
+  };
   commonSeeds.forEach((change, i) => {
     at = [2, i];
-    tryChanges([change], PAIRED_SEEDS.includes(change.to));
+    // (the seeds paired later run anyway: the pairs take the sections they keep)
+    if (PAIRED_SEEDS.includes(change.to) || nearerUnder(change)) tryChanges([change], PAIRED_SEEDS.includes(change.to));
   });
   if (exact.length) return finish(exact, nearest);
   exact.push(...fromRange);
@@ -318,7 +338,7 @@ async function searchIn(run, settings, paste, targets) {
           if (rejected.has(keyOf(a)) || rejected.has(keyOf(b))) tryChanges([a, b]);
           else {
             const both = moves(a, b);
-            if (both.names.size && mayAnswer(a, b, both)) tryChanges([a, b], false, both.names);
+            if (both.names.size && mayAnswer(a, b, both)) tryChanges([a, b], false, both.names, both.classNames, new Set(both.derived.map((d) => d.name)));
           }
         }
       }
@@ -353,7 +373,7 @@ function pairMoves(run, settings, { targets, derived, inClasses }) {
   };
   return (a, b) => {
     const names = new Set();
-    const moved = { names, results: [], derived: [], classOutputs: new Set() };
+    const moved = { names, results: [], derived: [], classOutputs: new Set(), classNames: new Set() };
     for (const t of targets) {
       if (reads(a, [t.name]) && reads(b, [t.name])) {
         names.add(t.name);
@@ -377,6 +397,7 @@ function pairMoves(run, settings, { targets, derived, inClasses }) {
         if ((value(a) && value(b)) || (value(a) && !present(a) && present(b)) || (value(b) && !present(b) && present(a))) {
           names.add(d.output);
           moved.classOutputs.add(d.output);
+          moved.classNames.add(d.name);
         }
       }
     }
