@@ -1,4 +1,4 @@
-// How long "My numbers are different…" takes to answer in Chromium (`node scripts/bench/diagnose.mjs [--rounds N]`,
+// How long "My numbers are different…" takes to answer in Chromium (`node scripts/bench/diagnose.mjs [--rounds N] [--only pattern]`,
 // after npm run build:site): the built page on the local static host, a printout pasted into a step's box, from
 // the click on "Find why" to the answer, for one change of each kind at the book's sizes and at 16 words × 16
 // dims. `first` includes starting the worker (its WebAssembly and the chapter's watched run); the median is of
@@ -11,7 +11,9 @@ import { loadAttention } from '../../wasm/index.js';
 import { diagnoseCases } from './diagnose-cases.mjs';
 
 const rounds = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 3;
-const CASES = diagnoseCases(await loadAttention());
+// --only <pattern>: the cases whose names match it (with seed 42's, which the others are measured against)
+const only = process.argv.includes('--only') ? new RegExp(process.argv[process.argv.indexOf('--only') + 1]) : null;
+const CASES = diagnoseCases(await loadAttention()).filter((c) => !only || only.test(c.what) || c.what === 'book: seed 42 (common)');
 
 const loadBefore = loadavg()[0];
 const env = await setup();
