@@ -274,17 +274,23 @@ function render({ writeForm, renamed = false, panels = true }) {
   if (panels) renderPanels({ writeForm, article });
 }
 
+/** The contents and the line saying where the step is: links that carry the settings and the answers. */
+function renderContents(steps = STEPS.map((s) => resolveStep(s, state.settings)), step = steps[stepIndex(state.step)]) {
+  const view = { steps, current: step.id, settings: state.settings, answers: state.answers };
+  renderToc(els.toc, view);
+  renderHere(els.here, view);
+}
+
 /** The contents, the line saying where the step is, the settings and the step buttons, around `article`. */
 function renderPanels({ writeForm, article }) {
   const index = stepIndex(state.step);
   const steps = STEPS.map((s) => resolveStep(s, state.settings)); // every title, as these settings word them
   const step = steps[index];
   const panelsStart = performance.now();
-  renderToc(els.toc, { steps, current: step.id, settings: state.settings });
+  renderContents(steps, step);
   // only when the step is another: an edit leaves the contents where they are (and the page unmeasured)
   if (step.id !== revealedStep) revealCurrent(els.toc);
   revealedStep = step.id;
-  renderHere(els.here, { steps, current: step.id, settings: state.settings });
   renderSettings(els.settings, {
     settings: state.settings,
     writeValues: writeForm,
@@ -531,6 +537,7 @@ function onAnswer(id, guess) {
   const { [id]: _, ...others } = state.answers;
   state.answers = guess === null ? others : { ...others, [id]: guess };
   writeHash(formatHash(state.step, state.settings, state.answers), { replace: true });
+  renderContents(); // their links carry the answers too
 }
 
 function resetToBook() {

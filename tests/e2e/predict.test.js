@@ -94,6 +94,12 @@ test('a wrong guess is named and corrected; "Show me" reveals without a guess; t
   assert.match(await verdict.textContent(), /^Not quite\. 15 cells are 0 \(you said 21\): row i hides .* 5 \+ 4 \+ 3 \+ 2 \+ 1 \+ 0 = n\(n − 1\)\/2 with n = 6/);
   await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('answers') === 'mask-zeros.21');
   const link = page.url();
+  // the contents' links and the parts' links carry it too, so a step opened from them in a new tab keeps the quiz
+  const carried = await page.evaluate(() =>
+    [...document.querySelectorAll('#toc a[data-step-link], #here a[data-step-link]')].map((a) => new URLSearchParams(a.hash.slice(1)).get('answers')),
+  );
+  assert.ok(carried.length > 40, `${carried.length} links`);
+  assert.deepEqual([...new Set(carried)], ['mask-zeros.21']);
   // "Ask me again" veils and asks again
   await panelOf(page, step).getByRole('button', { name: 'Ask me again' }).click();
   assert.ok((await veiled(page, step)).every(Boolean));

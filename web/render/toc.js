@@ -1,5 +1,5 @@
 // The table of contents: the steps grouped by the chapter's sections, each a real link carrying the
-// current settings (so it can be opened in a new tab). The current step has aria-current="step".
+// current settings and the questions answered (so it can be opened in a new tab). The current step has aria-current="step".
 import morphdom from 'morphdom';
 
 import { h } from './dom.js';
@@ -35,8 +35,8 @@ function groups(steps) {
   return out;
 }
 
-/** @param {{ steps: object[], current: string, settings: object }} view */
-export function renderToc(container, { steps, current, settings }) {
+/** @param {{ steps: object[], current: string, settings: object, answers?: object }} view */
+export function renderToc(container, { steps, current, settings, answers }) {
   const list = h('ol', { class: 'toc-sections' });
   for (const group of groups(steps)) {
     const title = sectionTitle(group.section);
@@ -56,7 +56,7 @@ export function renderToc(container, { steps, current, settings }) {
               h(
                 'a',
                 {
-                  href: formatHash(step.id, settings),
+                  href: formatHash(step.id, settings, answers),
                   'data-step-link': step.id,
                   'aria-current': step.id === current ? 'step' : null,
                 },
@@ -109,7 +109,7 @@ const PARTS = [
 ];
 
 /** The header's compact "you are here": the chapter's parts, the current one marked; each opens its first step. */
-export function renderHere(container, { steps, current, settings }) {
+export function renderHere(container, { steps, current, settings, answers }) {
   const part = (section) => PARTS.find(([n]) => section === n || section.startsWith(`${n}.`))?.[0];
   const here = part(steps.find((s) => s.id === current)?.section ?? '');
   const index = steps.findIndex((s) => s.id === current);
@@ -124,7 +124,7 @@ export function renderHere(container, { steps, current, settings }) {
           'li',
           { class: n === here ? 'is-here' : '' },
           first
-            ? h('a', { href: formatHash(first.id, settings), 'data-step-link': first.id, 'aria-current': n === here ? 'location' : null },
+            ? h('a', { href: formatHash(first.id, settings, answers), 'data-step-link': first.id, 'aria-current': n === here ? 'location' : null },
                 h('span', { class: 'here-num' }, n), h('span', { class: 'here-name' }, ` ${name}`))
             : h('span', {}, n),
         );
