@@ -200,32 +200,34 @@ void pack_a_scalar(const float* A, int64_t lda, int64_t mc, int64_t kc, float* A
     }
 }
 
-// pack_a_scalar's copy, each 4 rows × 4 steps of k one transpose_4x4; the rows left (MR mod 4, or past mc)
-// and the last kc mod 4 steps as pack_a_scalar copies them.
+// One panel of W interleaved lanes: out[k·W + j] = src[j·stride + k] for the n ≤ W sources j (each kc values
+// long) and 0 for j ≥ n, 4 sources × 4 steps of k at a time through transpose_4x4; the last n mod 4 sources and
+// kc mod 4 steps one value at a time. pack_a's rows of A and pack_b's columns of a transposed B are such sources.
+template <int64_t W>
+void pack_transposed_panel(const float* src, int64_t stride, int64_t n, int64_t kc, float* out) {
+    int64_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        int64_t k = 0;
+        for (; k + 4 <= kc; k += 4) transpose_4x4(src + j * stride + k, stride, out + k * W + j, W);
+        ATTN_SCALAR_LOOP
+        for (; k < kc; ++k)
+            for (int64_t x = 0; x < 4; ++x) out[k * W + j + x] = src[(j + x) * stride + k];
+    }
+    for (; j < n; ++j) {
+        ATTN_SCALAR_LOOP
+        for (int64_t k = 0; k < kc; ++k) out[k * W + j] = src[j * stride + k];
+    }
+    for (; j < W; ++j) {
+        ATTN_SCALAR_LOOP
+        for (int64_t k = 0; k < kc; ++k) out[k * W + j] = 0.0f;
+    }
+}
+
+// pack_a_scalar's copy, each panel of MR rows through pack_transposed_panel.
 template <int MR>
 void pack_a(const float* A, int64_t lda, int64_t mc, int64_t kc, float* Ap) {
-    for (int64_t s = 0; s * MR < mc; ++s) {
-        float* out = Ap + s * kc * MR;
-        const float* a = A + s * MR * lda;
-        const int64_t rows = min_i64(MR, mc - s * MR);
-        int r = 0;
-        for (; r + 4 <= rows; r += 4) {
-            int64_t k = 0;
-            for (; k + 4 <= kc; k += 4) transpose_4x4(a + r * lda + k, lda, out + k * MR + r, MR);
-            ATTN_SCALAR_LOOP
-            for (; k < kc; ++k)
-                for (int x = 0; x < 4; ++x) out[k * MR + r + x] = a[(r + x) * lda + k];
-        }
-        for (; r < MR; ++r) {
-            if (r < rows) {
-                ATTN_SCALAR_LOOP
-                for (int64_t k = 0; k < kc; ++k) out[k * MR + r] = a[r * lda + k];
-            } else {
-                ATTN_SCALAR_LOOP
-                for (int64_t k = 0; k < kc; ++k) out[k * MR + r] = 0.0f;
-            }
-        }
-    }
+    for (int64_t s = 0; s * MR < mc; ++s)
+        pack_transposed_panel<MR>(A + s * MR * lda, lda, min_i64(MR, mc - s * MR), kc, Ap + s * kc * MR);
 }
 
 // Bp[p][k][c] = B[k·rsb + (p·NR + c)·csb] for the kc × nc block: panels of NR columns; columns past nc are 0.
@@ -254,33 +256,14 @@ void pack_b_scalar(const float* B, int64_t rsb, int64_t csb, int64_t kc, int64_t
     }
 }
 
-// pack_b_scalar's copy; a transposed B (rsb = 1: nn.Linear's W.T) goes 4 columns × 4 steps of k at a time
-// through transpose_4x4, the last cols mod 4 columns and kc mod 4 steps as pack_b_scalar copies them.
+// pack_b_scalar's copy; a transposed B (rsb = 1: nn.Linear's W.T) goes through pack_transposed_panel, a panel
+// of NR columns at a time.
 template <int64_t NR>
 void pack_b(const float* B, int64_t rsb, int64_t csb, int64_t kc, int64_t nc, float* Bp) {
     static_assert(NR % 4 == 0, "a panel must be whole groups of 4 columns");
     if (csb == 1 || rsb != 1) return pack_b_scalar<NR>(B, rsb, csb, kc, nc, Bp);
-    for (int64_t p = 0; p * NR < nc; ++p) {
-        float* out = Bp + p * kc * NR;
-        const int64_t cols = min_i64(NR, nc - p * NR);
-        const float* b = B + p * NR * csb;
-        int64_t c = 0;
-        for (; c + 4 <= cols; c += 4) {
-            int64_t k = 0;
-            for (; k + 4 <= kc; k += 4) transpose_4x4(b + c * csb + k, csb, out + k * NR + c, NR);
-            ATTN_SCALAR_LOOP
-            for (; k < kc; ++k)
-                for (int64_t x = 0; x < 4; ++x) out[k * NR + c + x] = b[k + (c + x) * csb];
-        }
-        for (; c < cols; ++c) {
-            ATTN_SCALAR_LOOP
-            for (int64_t k = 0; k < kc; ++k) out[k * NR + c] = b[k + c * csb];
-        }
-        for (; c < NR; ++c) {
-            ATTN_SCALAR_LOOP
-            for (int64_t k = 0; k < kc; ++k) out[k * NR + c] = 0.0f;
-        }
-    }
+    for (int64_t p = 0; p * NR < nc; ++p)
+        pack_transposed_panel<NR>(B + p * NR * csb, csb, min_i64(NR, nc - p * NR), kc, Bp + p * kc * NR);
 }
 
 // Below this many multiply-adds (or with too few rows to fill the register block), packing costs more
