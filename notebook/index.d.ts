@@ -86,8 +86,9 @@ export interface Notebook extends AsyncDisposable {
    * when a cell broke Python past repair). */
   restart(): Promise<void>;
   /** Stops the running cell (its result is a KeyboardInterrupt error; where Python must be restarted for it,
-   * the result keeps what the cell printed through onOutput). */
-  stop(): Promise<void>;
+   * the result keeps what the cell printed through onOutput). Resolves with what it did: 'interrupted' (the
+   * namespace kept), 'restarted' (a new Python), or 'idle' (nothing was running). */
+  stop(): Promise<'interrupted' | 'restarted' | 'idle'>;
   /** Ends the worker; later calls reject with a NotebookError. */
   close(): Promise<void>;
 }

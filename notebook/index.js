@@ -230,19 +230,21 @@ class Notebook {
   /**
    * Stops the running cell. With an interrupt buffer the cell ends in a KeyboardInterrupt and the namespace
    * stays; otherwise (or if Python does not answer within STOP_GRACE_MS) the worker is replaced, the namespace
-   * is lost, and each waiting run resolves with a KeyboardInterrupt error that says so.
+   * is lost, and each waiting run resolves with a KeyboardInterrupt error that says so. Resolves with what it
+   * did: 'interrupted', 'restarted' or 'idle'.
    */
   async stop() {
-    if (this.#calls.size === 0) return;
+    if (this.#calls.size === 0) return 'idle';
     if (this.#interrupt) {
       const idle = new Promise((resolve) => {
         const poll = setInterval(() => { if (this.#calls.size === 0) { clearInterval(poll); resolve(true); } }, 10);
         setTimeout(() => { clearInterval(poll); resolve(this.#calls.size === 0); }, STOP_GRACE_MS);
       });
       Atomics.store(this.#interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt at its next check
-      if (await idle) return;
+      if (await idle) return 'interrupted';
     }
     await this.#replaceWorker('stopped');
+    return 'restarted';
   }
 
   async #replaceWorker(why) {

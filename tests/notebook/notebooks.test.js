@@ -178,10 +178,11 @@ describe('a notebook survives', () => {
     await nb.run('n = 0');
     const running = nb.run('while True:\n    n += 1');
     await new Promise((r) => setTimeout(r, 200));
-    await nb.stop();
+    assert.equal(await nb.stop(), 'interrupted');
     const { error } = await running;
     assert.equal(error.type, 'KeyboardInterrupt');
     assert.equal(error.line, 2);
+    assert.equal(await nb.stop(), 'idle', 'nothing left to stop');
     const after = await nb.run('print(n > 0)');
     assert.deepEqual(after, { output: 'True\n', error: null });
   });
@@ -203,7 +204,7 @@ describe('a notebook survives', () => {
     const seen = [];
     const running = nb.run('print("before")\nsum(range(10**15))', { onOutput: (text) => seen.push(text) });
     while (seen.length < 1) await new Promise((r) => setTimeout(r, 20));
-    await nb.stop();
+    assert.equal(await nb.stop(), 'restarted', 'what Stop did, for the page to say');
     const { output, error } = await running;
     assert.equal(output, 'before\n');
     assert.match(error.message, /restarted/);

@@ -754,8 +754,9 @@ els.runAll.addEventListener('click', runAll);
 els.addCell.addEventListener('click', () => makeCell('').view.focus());
 els.stop.addEventListener('click', async () => {
   status('Stopping…');
-  await notebook?.stop();
-  status(notebook?.interruptible ? 'Stopped: the namespace is kept.' : 'Stopped: Python restarted, so run the cells again.');
+  // what Stop did, not what it can do: an interrupt Python did not take within the grace restarts it too
+  const done = await notebook?.stop();
+  status(done === 'restarted' ? 'Stopped: Python restarted, so run the cells again.' : 'Stopped: the namespace is kept.');
 });
 els.restart.addEventListener('click', async () => {
   await notebook.restart();
