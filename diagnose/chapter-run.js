@@ -41,7 +41,7 @@ export class ChapterRun {
     this.settings = settings;
     this.sections = SECTIONS.map(() => ({ settings: new Set(), context: new Set(), results: new Set(), provides: new Set(), shows: [] }));
     this.parts = new Map(); // keep name -> { part, keys: settings read, key }
-    this.seedPoints = []; // { id, section, scope, key, value, draws, next }
+    this.seedPoints = []; // { id, name, section, scope, key, value, draws, next }
     this.shownIn = new Map(); // result name -> section index
     // result name -> what its section had read when it was shown ({ settings, context, results }): a result cannot
     // depend on what its section reads only after showing it (dependsOn)
@@ -191,7 +191,8 @@ export class ChapterRun {
       const ordinal = ordinals.get(scope) ?? 0;
       ordinals.set(scope, ordinal + 1);
       const id = `${section}/${scope}/${ordinal}`;
-      if (watch) this.seedPoints.push((openPoint = { id, section, scope, key: seedKeyOf(runSettings, lastKey, value), value, draws: 0, next: null }));
+      // (name: the same point by its section's name, which the seed models know it by)
+      if (watch) this.seedPoints.push((openPoint = { id, name: `${SECTIONS[section].name}/${scope}/${ordinal}`, section, scope, key: seedKeyOf(runSettings, lastKey, value), value, draws: 0, next: null }));
       if (draws?.point.id === id) torch.rand(draws.count); // the generator moved on before what follows
     };
 

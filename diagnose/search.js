@@ -303,13 +303,14 @@ async function searchIn(run, settings, paste, targets) {
   // that one's run (or the settings'), where it was compared; so a pair runs only for the results both can move
   // (by the settings each result's numbers depend on, ChapterRun.dependsOn), and not at all where there are none.
   const moves = pairMoves(run, settings, { targets: every, derived: derived.filter(mayFit), inClasses });
-  // Of a pair with no draws change and no class's mistake that both move, the seed model (seed-scan.js) bounds
-  // how many cells of each result both move can print as pasted: a pair runs only where that can beat the
-  // nearest so far (an exact answer beats it). A shape under d_out or heads is the one that change's run made.
+  // Of a pair with no class's mistake that both move, the seed model (seed-scan.js) bounds how many cells of each
+  // result both move can print as pasted, a draws change as its seed point's draws read further on: a pair runs
+  // only where that can beat the nearest so far (an exact answer beats it). A shape under d_out or heads is the
+  // one that change's run made.
   const mayAnswer = (a, b, moved) => {
-    if (a.draws || b.draws || paste.kind === 'size') return true;
+    if (paste.kind === 'size') return true;
     const changed = { ...a.settings, ...b.settings };
-    const shaping = [a, b].find((c) => 'd_out' in c.settings || 'heads' in c.settings);
+    const shaping = [a, b].find((c) => c.settings && ('d_out' in c.settings || 'heads' in c.settings));
     const reshaped = shaping ? shapesUnder.get(keyOf(shaping)) : new Map();
     if (!reshaped) return true;
     const shapeOf = (n) => (reshaped.has(n) ? reshaped.get(n) : run.results[n]?.shape);
@@ -326,8 +327,10 @@ async function searchIn(run, settings, paste, targets) {
     ];
     if (targets.length === 0) return false;
     const seeds = Object.fromEntries([a, b].filter((c) => c.kind === 'seed').map((c) => [c.name, c.to]));
+    const moving = (a.draws ?? b.draws) ?? null;
+    const draws = moving && { point: moving.point.name, count: moving.count };
     const above = nearest ? nearest.cells.equal : -1;
-    return mayPrintMore({ settings: runSettings, typedInputs: run.results.inputs.values, seeds, targets, paste, above });
+    return mayPrintMore({ settings: runSettings, typedInputs: run.results.inputs.values, seeds, draws, targets, paste, above });
   };
   let pair = 0;
   for (let i = 0; i < groups.length; i++) {
@@ -335,11 +338,11 @@ async function searchIn(run, settings, paste, targets) {
       for (const a of groups[i]) {
         for (const b of groups[j]) {
           at = [5, pair++];
-          if (rejected.has(keyOf(a)) || rejected.has(keyOf(b))) tryChanges([a, b]);
-          else {
-            const both = moves(a, b);
-            if (both.names.size && mayAnswer(a, b, both)) tryChanges([a, b], false, both.names, both.classNames, new Set(both.derived.map((d) => d.name)));
-          }
+          // (a setting the core rejected alone is rejected beside a seed, the other build's masks or moved draws,
+          // which change no size: the pair's run would end in the same error, with nothing compared)
+          if (rejected.has(keyOf(a)) || rejected.has(keyOf(b))) continue;
+          const both = moves(a, b);
+          if (both.names.size && mayAnswer(a, b, both)) tryChanges([a, b], false, both.names, both.classNames, new Set(both.derived.map((d) => d.name)));
         }
       }
     }
@@ -363,8 +366,9 @@ function pairMoves(run, settings, { targets, derived, inClasses }) {
     return sectionsOf.get(change);
   };
   const reads = (change, names, extra = []) => {
+    // (moved draws, like a seed, move no number that is not drawn)
+    if ((change.draws || change.kind === 'seed') && names.every((n) => SEEDLESS.has(n))) return false;
     if (change.draws) return names.some((n) => affectedBy(change)[run.shownIn.get(n)]);
-    if (change.kind === 'seed' && names.every((n) => SEEDLESS.has(n))) return false;
     const keys = Object.keys(change.settings);
     return names.some((n) => {
       const deps = run.dependsOn(n);

@@ -165,19 +165,67 @@ class LazyLinear {
   }
 }
 
+// A seed's stream read from draw `by` on: what a seed point draws after the generator had moved on (a draws change).
+class MovedStream {
+  constructor(stream, by) {
+    this.stream = stream;
+    this.by = by;
+  }
+
+  word(k) {
+    return this.stream.word(k + this.by);
+  }
+
+  uniform(k) {
+    return this.stream.uniform(k + this.by);
+  }
+
+  uniform53(k) {
+    return this.stream.uniform53(k + this.by);
+  }
+}
+
+// The chapter's manual_seed calls (ChapterRun's seed points, named section/kept part/order) and the model's name
+// for what each draws until the next one; a draws change at a point not listed here is not modelled. (3.5.2's
+// first seed draws only the uniforms its explanation replays: no result reads them.)
+const POINTS = new Map([
+  ['simpleAttention//0', 'inputs'],
+  ['trainableWeights//0', 'weights'],
+  ['attentionClasses/sa_v1/0', 'sa_v1'],
+  ['attentionClasses/sa_v2/0', 'sa_v2'],
+  ['attentionClasses/ex31/0', 'ex31'],
+  ['dropout//0', 'dropout_uniforms'],
+  ['dropout//1', 'dropout_default'],
+  ['dropout//2', 'dropout_mkl'],
+  ['dropout//3', 'dropout_ones'],
+  ['dropout//4', 'dropout_weights'],
+  ['causalAttention/ca/0', 'ca'],
+  ['stackingHeads/wrapper/0', 'wrapper'],
+  ['stackingHeads/narrow/0', 'narrow'],
+  ['weightSplits/mha/0', 'mha'],
+  ['weightSplits/mistake_out_proj/0', 'mistake_out_proj'],
+  ['weightSplits//0', 'mha_dropout'],
+]);
+
+/** Whether the models follow a draws change at this seed point (ChapterRun's point.name). */
+export const modelsDrawsAt = (pointName) => POINTS.has(pointName);
+
 /**
  * The chapter's random results for one choice of its seeds, each made when first asked for: model.result(name)
  * -> Rows, or undefined for a result not modelled. `streams.seed`, `streams.seedV2` and `streams.inputSeed` are
- * SeedStreams seeded as the chapter's manual_seeds; `used` records which were read.
+ * SeedStreams seeded as the chapter's manual_seeds; `used` records which were read. `shift` ({ point, by }: a
+ * POINTS name) is a draws change: what that seed point draws is read `by` draws further on.
  */
 class ChapterModel {
   // `fixed`: what the scan keeps from one seed to the next, { varying (the key scanned), layers, memo }: the
   // layers, inputs and torch.rand weights drawn from the other keys' streams, which no seed of this key moves
-  constructor(settings, typedInputs, streams, fixed = null) {
+  constructor(settings, typedInputs, streams, fixed = null, shift = null) {
     this.s = settings;
     this.typedInputs = typedInputs;
     this.streams = streams;
     this.fixed = fixed;
+    this.shift = shift;
+    this.moved = shift ? new Map() : null; // `key@point` -> { key, stream } for the moved point
     this.used = new Set();
     this.results = new Map();
     this.layers = []; // the nn.Linear layers drawn so far
@@ -188,9 +236,29 @@ class ChapterModel {
     this.q = queryIndex(settings);
   }
 
+  // a key's stream, or (`key@point`, from tag) the moved point's
   stream(key) {
+    const moved = this.moved?.get(key);
+    if (moved) {
+      this.used.add(moved.key);
+      return moved.stream;
+    }
     this.used.add(key);
     return this.streams[key];
+  }
+
+  // what `key`'s stream is called at seed point `point`: the key, or where a draws change moved that point a name
+  // of its own, so that its layers are drawn apart from the key's other points'
+  tag(key, point) {
+    if (this.shift?.point !== point) return key;
+    const tag = `${key}@${point}`;
+    if (!this.moved.has(tag)) this.moved.set(tag, { key, stream: new MovedStream(this.streams[key], this.shift.by) });
+    return tag;
+  }
+
+  // a memo slot shared by several seed points' draws, kept apart for the moved point
+  slot(name, point) {
+    return this.shift?.point === point ? `${name}@${point}` : name;
   }
 
   layer(key, start, d_in, d_out, bias) {
@@ -224,7 +292,7 @@ class ChapterModel {
     return this.getFixed('inputs', ['inputSeed'], () => {
       const { n, d_in } = this;
       if (this.s.inputs === 'typed') return fromFlat(this.typedInputs, n, d_in);
-      const stream = this.stream('inputSeed');
+      const stream = this.stream(this.tag('inputSeed', 'inputs'));
       if (this.s.inputs === 'randn') return fromFlat(randnAt(stream, n * d_in), n, d_in);
       return new Rows(n, d_in, (r) => randAt(stream, r * d_in, d_in));
     });
@@ -239,23 +307,25 @@ class ChapterModel {
     return this.get('plainScores', () => scores(this.inputs(), this.inputs()));
   }
 
-  // 3.4.1 and SelfAttention_v1: three torch.rand(d_in, d_out) right after manual_seed(seed)
-  randWeight(k) {
-    return this.getFixed(RAND_SLOTS[k], ['seed'], () => {
+  // 3.4.1 and SelfAttention_v1: three torch.rand(d_in, d_out) right after manual_seed(seed) (point: which of the two)
+  randWeight(k, point = 'weights') {
+    return this.getFixed(this.slot(RAND_SLOTS[k], point), ['seed'], () => {
       const size = this.d_in * this.d_out;
-      return randAt(this.stream('seed'), k * size, size);
+      return randAt(this.stream(this.tag('seed', point)), k * size, size);
     });
   }
 
-  randProjected(k) {
-    return this.getFixed(PROJECTED_SLOTS[k], ['seed', 'inputSeed'], () => project(this.inputs(), this.randWeight(k), this.d_out));
+  randProjected(k, point = 'weights') {
+    return this.getFixed(this.slot(PROJECTED_SLOTS[k], point), ['seed', 'inputSeed'], () => project(this.inputs(), this.randWeight(k, point), this.d_out));
   }
 
-  // `count` nn.Linear(d_in, width, bias) from draw `start` of a stream, one after the other, each drawn when first read
-  linears(key, start, width = this.d_out, bias = this.s.qkv_bias, count = 3) {
+  // `count` nn.Linear(d_in, width, bias) from draw `start` of a stream after seed point `point`, one after the
+  // other, each drawn when first read
+  linears(point, key, start, width = this.d_out, bias = this.s.qkv_bias, count = 3) {
     const per = this.d_in * width + (bias ? width : 0);
+    const tag = this.tag(key, point);
     const layers = [];
-    for (let k = 0; k < count; k++) layers.push(new LazyLinear(this, key, start + k * per, this.d_in, width, bias));
+    for (let k = 0; k < count; k++) layers.push(new LazyLinear(this, tag, start + k * per, this.d_in, width, bias));
     return layers;
   }
 
@@ -266,7 +336,7 @@ class ChapterModel {
 
   // 3.4.2: SelfAttention_v2 after manual_seed(seedV2)
   v2() {
-    return this.get('v2', () => this.projected(this.linears('seedV2', 0)));
+    return this.get('v2', () => this.projected(this.linears('sa_v2', 'seedV2', 0)));
   }
 
   v2Scores() {
@@ -277,24 +347,24 @@ class ChapterModel {
     return this.get('causalWeights', () => causalSoftmax(this.v2()[0], this.v2()[1], Math.sqrt(this.d_out)));
   }
 
-  // 3.5.2: nn.Dropout(p) after manual_seed(seed) on an n x n result, under a build's masks
-  dropped(values, profile) {
+  // 3.5.2: nn.Dropout(p) after manual_seed(seed) (seed point `point`) on an n x n result, under a build's masks
+  dropped(values, profile, point) {
     const { p } = this.s;
     if (!(p > 0 && p < 1)) return values;
-    const keep = dropoutKeep(this.stream('seed'), 0, values.count * values.width, p, profile);
+    const keep = dropoutKeep(this.stream(this.tag('seed', point)), 0, values.count * values.width, p, profile);
     const by = Math.fround(1 / Math.fround(1 - p));
     return mapRows(values, (row, r) => row.map((v, j) => (keep[r * values.width + j] ? v * by : v * 0)));
   }
 
   // 3.5.3: CausalAttention after manual_seed(seed), on the inputs (each copy of the batch is the same)
   ca() {
-    return this.get('ca', () => this.projected(this.linears('seed', 0)));
+    return this.get('ca', () => this.projected(this.linears('ca', 'seed', 0)));
   }
 
   // 3.6.1: the wrapper's heads, each a CausalAttention drawn after the one before
   wrapperHeads(width) {
     return this.get(width === 1 ? 'wrapper1' : 'wrapper', () => {
-      const layers = this.linears('seed', 0, width, this.s.qkv_bias, 3 * this.s.heads);
+      const layers = this.linears(width === 1 ? 'narrow' : 'wrapper', 'seed', 0, width, this.s.qkv_bias, 3 * this.s.heads);
       return Array.from({ length: this.s.heads }, (_, h) => {
         const [q, k, v] = this.projected(layers.slice(3 * h, 3 * h + 3), width);
         return attend(q, k, v, true).out;
@@ -302,14 +372,15 @@ class ChapterModel {
     });
   }
 
-  // 3.6.2: MultiHeadAttention after manual_seed(seed): W_query, W_key, W_value, then out_proj (with its bias)
-  mha() {
-    return this.get('mha', () => {
+  // 3.6.2: MultiHeadAttention after manual_seed(seed): W_query, W_key, W_value, then out_proj (with its bias);
+  // `point` 'mha_dropout': the one built with dropout, after a manual_seed of its own
+  mha(point = 'mha') {
+    return this.get(this.slot('mha', point), () => {
       const { d_out } = this;
       const heads = this.s.heads;
       const hd = d_out / heads;
-      const layers = this.linears('seed', 0);
-      const outProj = new LazyLinear(this, 'seed', layers[2].end, d_out, d_out, true);
+      const layers = this.linears(point, 'seed', 0);
+      const outProj = new LazyLinear(this, this.tag('seed', point), layers[2].end, d_out, d_out, true);
       const [q, k, v] = this.projected(layers);
       const perHead = (t) => Array.from({ length: heads }, (_, h) => columns(t, h * hd, hd));
       const [qs, ks, vs] = [q, k, v].map(perHead);
@@ -327,10 +398,10 @@ class ChapterModel {
     return this.get('mhaDropout', () => {
       const { n, d_out } = this;
       const { p, heads, profile } = this.s;
-      const m = this.mha();
+      const m = this.mha('mha_dropout');
       if (!(p > 0 && p < 1)) return copies(linear(m.merged, m.outProj, d_out), 2);
       const by = Math.fround(1 / Math.fround(1 - p));
-      const keepAt = keeper(this.stream('seed'), m.end, p, profile); // each element's draws read when needed
+      const keepAt = keeper(this.stream(this.tag('seed', 'mha_dropout')), m.end, p, profile); // each element's draws read when needed
       const perCopy = [0, 1].map((b) => {
         // (a weight of 0, the future, stays 0 kept or not: its draws are not read)
         const context = m.weights.map((w, h) => weighted(mapRows(w, (row, r) => row.map((x, j) => (x !== 0 && keepAt(((b * heads + h) * n + r) * n + j) ? x * by : x * 0))), m.vs[h]));
@@ -345,10 +416,10 @@ class ChapterModel {
     return this.get('ex31', () => {
       const { d_in, d_out } = this;
       const start = 3 * d_in * d_out + 3 * (d_out * d_in + d_out) + 3 * d_in * d_out;
-      const layers = this.linears('seed', start, d_out, true);
+      const layers = this.linears('ex31', 'seed', start, d_out, true);
       const v1Start = layers[2].end;
       // the transfer zeroes v2's biases
-      const [q, k, v] = this.projected(layers.map((l) => new LazyLinear(this, 'seed', l.start, d_in, d_out, true, false)));
+      const [q, k, v] = this.projected(layers.map((l) => new LazyLinear(this, l.key, l.start, d_in, d_out, true, false)));
       return { layers, v1Start, out: attend(q, k, v, false).out };
     });
   }
@@ -396,13 +467,13 @@ const RESULTS = {
   context_vec_2_qk: (m) => weighted(m.result('attn_weights_2_qk'), m.result('values')),
   'mistake:divide-by-d_k-q2': (m) => softmaxRows(m.result('attn_scores_2_qk'), m.d_out),
   // 3.4.2
-  sa_v1_W_query: (m) => m.result('W_query'),
-  sa_v1_out: (m) => attend(m.randProjected(0), m.randProjected(1), m.randProjected(2), false).out,
-  sa_v2_W_query: (m) => new Rows(m.d_out, m.d_in, (r) => m.linears('seedV2', 0)[0].weight.slice(r * m.d_in, (r + 1) * m.d_in)),
+  sa_v1_W_query: (m) => fromFlat(m.randWeight(0, 'sa_v1'), m.d_in, m.d_out),
+  sa_v1_out: (m) => attend(m.randProjected(0, 'sa_v1'), m.randProjected(1, 'sa_v1'), m.randProjected(2, 'sa_v1'), false).out,
+  sa_v2_W_query: (m) => new Rows(m.d_out, m.d_in, (r) => m.linears('sa_v2', 'seedV2', 0)[0].weight.slice(r * m.d_in, (r + 1) * m.d_in)),
   sa_v2_out: (m) => attend(...m.v2(), false).out,
   ex31_v2_W_query: (m) => new Rows(m.d_out, m.d_in, (r) => m.ex31().layers[0].weight.slice(r * m.d_in, (r + 1) * m.d_in)),
   ex31_v2_bias: (m) => new Rows(1, m.d_out, () => m.ex31().layers[0].bias),
-  ex31_v1_W_query: (m) => new Rows(m.d_in, m.d_out, (r) => randAt(m.stream('seed'), m.ex31().v1Start + r * m.d_out, m.d_out)),
+  ex31_v1_W_query: (m) => new Rows(m.d_in, m.d_out, (r) => randAt(m.stream(m.tag('seed', 'ex31')), m.ex31().v1Start + r * m.d_out, m.d_out)),
   ex31_v1_after: (m) => transposed(m.result('ex31_v2_W_query')),
   ex31_out_v2: (m) => m.ex31().out,
   ex31_out_v1: (m) => m.ex31().out,
@@ -416,10 +487,10 @@ const RESULTS = {
   'mistake:fill-zero': (m) => softmaxRows(scores(m.v2()[0], m.v2()[1], 0), Math.sqrt(m.d_out)),
   'mistake:divide-by-d_k': (m) => softmaxRows(scores(m.v2()[0], m.v2()[1], -Infinity), m.d_out),
   // 3.5.2
-  dropout_ones: (m) => m.dropped(fromFlat(zeros(m.n * m.n).fill(1), m.n, m.n), m.s.profile),
-  dropout_ones_default: (m) => m.dropped(fromFlat(zeros(m.n * m.n).fill(1), m.n, m.n), 'default'),
-  dropout_ones_mkl: (m) => m.dropped(fromFlat(zeros(m.n * m.n).fill(1), m.n, m.n), 'mkl'),
-  dropout_weights: (m) => m.dropped(m.causalWeights(), m.s.profile),
+  dropout_ones: (m) => m.dropped(fromFlat(zeros(m.n * m.n).fill(1), m.n, m.n), m.s.profile, 'dropout_ones'),
+  dropout_ones_default: (m) => m.dropped(fromFlat(zeros(m.n * m.n).fill(1), m.n, m.n), 'default', 'dropout_default'),
+  dropout_ones_mkl: (m) => m.dropped(fromFlat(zeros(m.n * m.n).fill(1), m.n, m.n), 'mkl', 'dropout_mkl'),
+  dropout_weights: (m) => m.dropped(m.causalWeights(), m.s.profile, 'dropout_weights'),
   // 3.5.3
   ca_context_vecs: (m) => copies(attend(...m.ca(), true).out, 2),
   mistake_mask_kept: (m) => attend(...m.ca(), true).weights,
@@ -435,20 +506,23 @@ const RESULTS = {
   mha_context_heads: (m) => copies(stacked(m.mha().context), 2),
   mha_context_merged: (m) => copies(m.mha().merged, 2),
   mha_out: (m) => copies(linear(m.mha().merged, m.mha().outProj, m.d_out), 2),
-  mistake_dropout_off: (m) => m.result('mha_out'),
+  mistake_dropout_off: (m) => copies(linear(m.mha('mha_dropout').merged, m.mha('mha_dropout').outProj, m.d_out), 2),
   mistake_dropout_on: (m) => m.mhaDropout(),
   mistake_out_proj: (m) => {
     // out_proj = nn.Linear(d_out, d_in), drawn after W_query, W_key and W_value
     const after = 3 * (m.d_out * m.d_in + (m.s.qkv_bias ? m.d_out : 0));
-    const layer = new LazyLinear(m, 'seed', after, m.d_out, m.d_in, true);
+    const layer = new LazyLinear(m, m.tag('seed', 'mistake_out_proj'), after, m.d_out, m.d_in, true);
     return copies(linear(m.mha().merged, layer, m.d_in), 2);
   },
 };
 
-/** The chapter's results for `seeds` (the settings' seeds, any of them replaced), modelled in doubles: name -> Float64Array. */
-export function modelResults(settings, typedInputs, seeds, names = Object.keys(RESULTS)) {
+/**
+ * The chapter's results for `seeds` (the settings' seeds, any of them replaced) and `draws` (a draws change,
+ * { point: ChapterRun's point.name, count }, or null), modelled in doubles: name -> Float64Array.
+ */
+export function modelResults(settings, typedInputs, seeds, names = Object.keys(RESULTS), draws = null) {
   const streams = Object.fromEntries(['seed', 'seedV2', 'inputSeed'].map((k) => [k, new SeedStream().seed(seeds[k] ?? settings[k])]));
-  const model = new ChapterModel(settings, Array.from(typedInputs.flat()), streams);
+  const model = new ChapterModel(settings, Array.from(typedInputs.flat()), streams, null, shiftOf(draws));
   return Object.fromEntries(names.filter((n) => RESULTS[n]).map((n) => [n, model.result(n).all()]));
 }
 
@@ -470,17 +544,22 @@ const fitter = (marks) => (v, i) => {
   return slack === 0 ? Object.is(v, value) || (Number.isNaN(v) && Number.isNaN(value)) : Math.abs(v - value) <= slack;
 };
 
+// a draws change as the model's shift (a point it does not model: none)
+const shiftOf = (draws) => (draws ? { point: POINTS.get(draws.point), by: draws.count } : null);
+
 /**
- * Whether, under `settings` and `seeds` ({ key: value } replacing the settings' seeds), one of `targets`
+ * Whether, under `settings`, `seeds` ({ key: value } replacing the settings' seeds) and `draws` (a draws change,
+ * { point: ChapterRun's point.name, count }, or null; true at a point the models do not follow), one of `targets`
  * ({ name, shape, headWidth }) may have more than `above` cells that print as pasted, in any part of the paste's
  * shape: by the model, counting the cells that lie within the scan's slack (a bound: a cell outside it cannot
  * print as pasted). True where a target is not modelled or its shape is unknown.
  */
-export function mayPrintMore({ settings, typedInputs, seeds, targets, paste, above }) {
+export function mayPrintMore({ settings, typedInputs, seeds, draws = null, targets, paste, above }) {
+  if (draws && !modelsDrawsAt(draws.point)) return true;
   const marks = bounds(paste);
   const fits = fitter(marks);
   const streams = Object.fromEntries(['seed', 'seedV2', 'inputSeed'].map((k) => [k, new SeedStream().seed(seeds[k] ?? settings[k])]));
-  const model = new ChapterModel(settings, typedInputs.flat(), streams);
+  const model = new ChapterModel(settings, typedInputs.flat(), streams, null, shiftOf(draws));
   for (const t of targets) {
     if (!RESULTS[t.name] || !t.shape) return true;
     const values = model.result(t.name);

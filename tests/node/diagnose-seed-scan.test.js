@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { SeedStream, linearAt, randAt, dropoutKeep, keeper } from '../../diagnose/seed-stream.js';
-import { modelResults, scanSeeds } from '../../diagnose/seed-scan.js';
+import { modelResults, modelsDrawsAt, scanSeeds } from '../../diagnose/seed-scan.js';
+import { ChapterRun } from '../../diagnose/chapter-run.js';
+import { drawsChanges } from '../../diagnose/changes.js';
 import { diagnose, parsePrinted } from '../../diagnose/index.js';
 import { loadAttention } from '../../wasm/index.js';
 import { computeChapter } from '../../web/chapter/index.js';
@@ -47,25 +49,52 @@ const SIZES = {
   'rand inputs, 3 heads of 2': { ...bookSettings(), inputs: 'rand', d_out: 6, heads: 3 },
   'randn inputs, 16 words × 16 dims': { ...bookSettings(), tokens: Array.from({ length: 16 }, (_, i) => `w${i}`), inputs: 'randn', embeddings: zeros(16, 16) },
 };
+// every modelled result against the core's, within the scan's slack; the number compared
+function compareModels(models, results, what) {
+  let compared = 0;
+  for (const [name, modelled] of Object.entries(models)) {
+    const result = results[name];
+    if (!result?.tensor) continue;
+    const core = [result.values].flat(Infinity);
+    assert.equal(modelled.length, core.length, `${name}: size`);
+    core.forEach((v, i) => {
+      const ok = Object.is(v, modelled[i]) || Math.abs(v - modelled[i]) <= 1e-5 * Math.abs(v) + 1e-6;
+      if (!ok) assert.fail(`${name}[${i}] ${what}: the core has ${v}, the model ${modelled[i]}`);
+    });
+    compared++;
+  }
+  return compared;
+}
+
 for (const [what, settings] of Object.entries(SIZES)) {
   test(`the models are the core’s results within the scan’s slack: ${what}`, () => {
     for (const seeds of [{ seed: 4321, seedV2: 7, inputSeed: 9001 }, { seed: 10_000, seedV2: 555, inputSeed: 1 }]) {
       const run = { ...settings, ...seeds };
       const chapter = computeChapter(torch, run);
-      const models = modelResults(settings, chapter.inputs.values, seeds);
-      let compared = 0;
-      for (const [name, modelled] of Object.entries(models)) {
-        const result = chapter[name];
-        if (!result?.tensor) continue;
-        const core = [result.values].flat(Infinity);
-        assert.equal(modelled.length, core.length, `${name}: size`);
-        core.forEach((v, i) => {
-          const ok = Object.is(v, modelled[i]) || Math.abs(v - modelled[i]) <= 1e-5 * Math.abs(v) + 1e-6;
-          if (!ok) assert.fail(`${name}[${i}] with ${JSON.stringify(seeds)}: the core has ${v}, the model ${modelled[i]}`);
-        });
-        compared++;
-      }
+      const compared = compareModels(modelResults(settings, chapter.inputs.values, seeds), chapter, `with ${JSON.stringify(seeds)}`);
       assert.ok(compared >= 60, `${compared} results compared`);
+    }
+  });
+
+  // A draws change (the generator moved on after one manual_seed) read by the models as that seed point's draws
+  // further on, as the search's pairs are bounded: at every point, by what follows it once more (the draws changes
+  // paired), every result against the core's run of that change.
+  test(`the models follow moved draws at every seed point: ${what}`, () => {
+    const run = new ChapterRun(torch, settings);
+    try {
+      const changes = drawsChanges(run, settings, { ownOnly: true });
+      assert.ok(changes.length >= 15, `${changes.length} draws changes`);
+      for (const { draws } of changes) {
+        const { point, count } = draws;
+        assert.ok(modelsDrawsAt(point.name), `the models know ${point.name}`);
+        const affected = run.affected([], point);
+        const wanted = [...run.shownIn].filter(([, i]) => affected[i]).map(([name]) => name);
+        const results = run.rerun(settings, { affected, direct: run.direct([], point), wanted, draws });
+        const models = modelResults(settings, run.results.inputs.values, {}, undefined, { point: point.name, count });
+        assert.ok(compareModels(models, results, `after ${count} more draws at ${point.name}`) >= 60);
+      }
+    } finally {
+      run.dispose();
     }
   });
 }
