@@ -92,6 +92,8 @@ async function searchIn(run, settings, paste, targets) {
   let nearestAt = null;
   let at = [0, 0];
   const earlier = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+  // the equal cells a run about to be made at `at` must exceed to be the nearest (as many win where it comes earlier)
+  const beaten = () => (!nearest ? -1 : earlier(at, nearestAt) ? nearest.cells.equal - 1 : nearest.cells.equal);
 
   // compares every target a run recomputed (all of them for the settings as they are)
   const check = (results, changes, recomputed, targets = all, parts = null, runSettings = settings, classes = null, derivedNames = null) => {
@@ -243,18 +245,17 @@ async function searchIn(run, settings, paste, targets) {
   // count only when those find none.
   const fromRange = exact.splice(beforeRange);
   exact.length = afterSingles;
-  // (a seed whose results, by the seed model, cannot print more cells as pasted than the nearest so far and that
-  // reaches no class whose mistakes could hold the paste adds nothing: it does not run)
+  // (a seed whose results, the mistakes in the classes it reaches and those classes in training mode among them,
+  // by the seed model, cannot print more cells as pasted than the nearest so far adds nothing: it does not run)
   const nearerUnder = (change) => {
     const affected = run.affected([change.name]);
     const reached = (n) => affected[run.shownIn.get(n)];
-    if (inClasses.some((d) => reached(d.output) && fits(d.output))) return true;
     const targets = [
       ...all.filter((t) => reached(t.name) && !SEEDLESS.has(t.name)).map((t) => ({ name: t.name, shape: run.results[t.name]?.shape, headWidth: HEAD_WIDTH[t.name]?.(settings) })),
       ...derived.filter((d) => mayFit(d) && d.from.some(reached)).map((d) => ({ name: d.name, shape: run.results[d.from[0]]?.shape, headWidth: null })),
+      ...inClasses.filter((d) => reached(d.output) && fits(d.output)).map((d) => ({ name: d.name, shape: run.results[d.output]?.shape, headWidth: HEAD_WIDTH[d.output]?.(settings) })),
     ];
-    const above = nearest ? nearest.cells.equal : -1;
-    return targets.length > 0 && mayPrintMore({ settings, typedInputs: run.results.inputs.values, seeds: { [change.name]: change.to }, targets, paste, above });
+    return targets.length > 0 && mayPrintMore({ settings, typedInputs: run.results.inputs.values, seeds: { [change.name]: change.to }, targets, paste, above: beaten() });
   };
   commonSeeds.forEach((change, i) => {
     at = [2, i];
@@ -303,10 +304,10 @@ async function searchIn(run, settings, paste, targets) {
   // that one's run (or the settings'), where it was compared; so a pair runs only for the results both can move
   // (by the settings each result's numbers depend on, ChapterRun.dependsOn), and not at all where there are none.
   const moves = pairMoves(run, settings, { targets: every, derived: derived.filter(mayFit), inClasses });
-  // Of a pair with no class's mistake that both move, the seed model (seed-scan.js) bounds how many cells of each
-  // result both move can print as pasted, a draws change as its seed point's draws read further on: a pair runs
-  // only where that can beat the nearest so far (an exact answer beats it). A shape under d_out or heads is the
-  // one that change's run made.
+  // The seed model (seed-scan.js) bounds how many cells of each result both changes of a pair move (the mistakes in
+  // classes and the classes in training mode among them) can print as pasted, a draws change as its seed point's
+  // draws read further on: a pair runs only where that can beat the nearest so far (an exact answer beats it). A
+  // shape under d_out or heads is the one that change's run made.
   const mayAnswer = (a, b, moved) => {
     if (paste.kind === 'size') return true;
     const changed = { ...a.settings, ...b.settings };
@@ -316,21 +317,21 @@ async function searchIn(run, settings, paste, targets) {
     const shapeOf = (n) => (reshaped.has(n) ? reshaped.get(n) : run.results[n]?.shape);
     const runSettings = { ...settings, ...changed };
     const compared = new Set((shaping ? every : all).map((t) => t.name));
-    // (a class's output that cannot hold the paste: its mistakes are not compared)
-    for (const name of moved.classOutputs) {
-      const shape = shapeOf(name);
-      if (!shape || compareResult({ shape }, { ...paste, kind: 'size' }, HEAD_WIDTH[name]?.(runSettings)) !== null) return true;
-    }
+    // (the mistakes of a class whose output cannot hold the paste are not compared)
+    const classes = inClasses.filter((d) => moved.classNames.has(d.name));
+    if (classes.some((d) => !shapeOf(d.output))) return true;
     const targets = [
       ...moved.results.filter((n) => compared.has(n)).map((name) => ({ name, shape: shapeOf(name), headWidth: HEAD_WIDTH[name]?.(runSettings) })),
       ...moved.derived.map((d) => ({ name: d.name, shape: shapeOf(d.from[0]), headWidth: null })),
+      ...classes
+        .filter((d) => compareResult({ shape: shapeOf(d.output) }, { ...paste, kind: 'size' }, HEAD_WIDTH[d.output]?.(runSettings)) !== null)
+        .map((d) => ({ name: d.name, shape: shapeOf(d.output), headWidth: HEAD_WIDTH[d.output]?.(runSettings) })),
     ];
     if (targets.length === 0) return false;
     const seeds = Object.fromEntries([a, b].filter((c) => c.kind === 'seed').map((c) => [c.name, c.to]));
     const moving = (a.draws ?? b.draws) ?? null;
     const draws = moving && { point: moving.point.name, count: moving.count };
-    const above = nearest ? nearest.cells.equal : -1;
-    return mayPrintMore({ settings: runSettings, typedInputs: run.results.inputs.values, seeds, draws, targets, paste, above });
+    return mayPrintMore({ settings: runSettings, typedInputs: run.results.inputs.values, seeds, draws, targets, paste, above: beaten() });
   };
   let pair = 0;
   for (let i = 0; i < groups.length; i++) {
@@ -377,7 +378,7 @@ function pairMoves(run, settings, { targets, derived, inClasses }) {
   };
   return (a, b) => {
     const names = new Set();
-    const moved = { names, results: [], derived: [], classOutputs: new Set(), classNames: new Set() };
+    const moved = { names, results: [], derived: [], classNames: new Set() };
     for (const t of targets) {
       if (reads(a, [t.name]) && reads(b, [t.name])) {
         names.add(t.name);
@@ -400,7 +401,6 @@ function pairMoves(run, settings, { targets, derived, inClasses }) {
         const present = (c) => affectedBy(c)[run.shownIn.get(d.output)];
         if ((value(a) && value(b)) || (value(a) && !present(a) && present(b)) || (value(b) && !present(b) && present(a))) {
           names.add(d.output);
-          moved.classOutputs.add(d.output);
           moved.classNames.add(d.name);
         }
       }

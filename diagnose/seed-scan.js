@@ -4,7 +4,7 @@
 // cannot print as pasted. The few seeds left (the true one, and rarely a near miss) are then run in the core
 // and compared exactly, as every other change is. The models follow web/chapter/ draw for draw;
 // tests/node/diagnose-seed-scan.test.js holds them to the core's results for several seeds and sizes.
-import { SeedStream, linearAt, randAt, randnAt, dropoutKeep, keeper } from './seed-stream.js';
+import { SeedStream, linearAt, randAt, randnAt, dropoutKeep, dropoutDraws, keeper } from './seed-stream.js';
 import { partsOfShape } from './compare.js';
 import { queryIndex } from '../web/state.js';
 
@@ -280,7 +280,7 @@ class ChapterModel {
   }
 
   result(name) {
-    const make = RESULTS[name];
+    const make = makerOf(name);
     if (!make) return undefined;
     let v = this.results.get(name);
     if (v === undefined) this.results.set(name, (v = make(this)));
@@ -516,6 +516,122 @@ const RESULTS = {
   },
 };
 
+// ---- the classes' forwards with a learner's mistake, and in training mode ----------------------------------
+// changes.js's CLASS_MISTAKES ('mistake:<mistake>-in-<part>') and trainingTargets ('training:training-<part>-<p>'),
+// which the search compares in every run that has the class: modelled so that the seed model can bound them too.
+
+// softmax(q k.T / √d_k) @ v as a class's forward computes it, with one of changes.js's IN_FORWARD mistakes (or
+// none): `causal` masks the future; `batched`: the batch of two equal copies is dim 0, so a softmax over dim=0
+// gives each weight 1/2, and NaN where both copies hold −∞
+function attendAs(q, k, v, { causal, batched, mistake = null }) {
+  const fill = !causal || mistake === 'masked-fill-copy' || mistake === 'mask-after-softmax' ? null : mistake === 'fill-zero' ? 0 : -Infinity;
+  const raw = scores(q, mistake === 'scores-from-values' ? v : k, fill);
+  const by = mistake === 'no-scaling' ? 1 : mistake === 'divide-by-d_k' ? k.width : Math.sqrt(k.width);
+  let weights;
+  if (mistake !== 'softmax-dim0') weights = softmaxRows(raw, by);
+  else if (batched) weights = mapRows(raw, (row) => row.map((x) => (x === -Infinity ? NaN : 0.5)));
+  else weights = transposed(softmaxRows(transposed(raw), by));
+  if (mistake === 'mask-after-softmax') weights = maskFuture(weights, 0);
+  return { weights, out: weighted(weights, v) };
+}
+
+// x @ layer.weight (+ bias) for a square weight: the projection without .T
+const withoutT = (x, layer, d_out) =>
+  mapRows(x, (row) => {
+    const out = zeros(d_out);
+    const { weight, bias } = layer;
+    for (let j = 0; j < d_out; j++) {
+      let s = bias ? bias[j] : 0;
+      for (let t = 0; t < row.length; t++) s += row[t] * weight[t * d_out + j];
+      out[j] = s;
+    }
+    return out;
+  }, d_out);
+
+// a class's queries, keys and values from its layers, projected as the mistake has it (null: it cannot run)
+function projectedAs(m, layers, width, mistake) {
+  if (mistake !== 'weight-without-T') return m.projected(layers, width);
+  return width === m.d_in ? layers.map((l) => withoutT(m.inputs(), l, width)) : null;
+}
+
+// each class's forward on its input, with `mistake` (one copy of the batch where it has one; null: cannot run)
+const CLASS_FORWARDS = {
+  sa_v1: (m, mistake) => (mistake === 'weight-without-T' ? null : attendAs(m.randProjected(0, 'sa_v1'), m.randProjected(1, 'sa_v1'), m.randProjected(2, 'sa_v1'), { causal: false, batched: false, mistake }).out),
+  sa_v2: (m, mistake) => {
+    const qkv = projectedAs(m, m.linears('sa_v2', 'seedV2', 0), m.d_out, mistake);
+    return qkv && attendAs(...qkv, { causal: false, batched: false, mistake }).out;
+  },
+  ca: (m, mistake) => {
+    const qkv = projectedAs(m, m.linears('ca', 'seed', 0), m.d_out, mistake);
+    return qkv && copies(attendAs(...qkv, { causal: true, batched: true, mistake }).out, 2);
+  },
+  wrapper: (m, mistake) => {
+    const layers = m.linears('wrapper', 'seed', 0, m.d_out, m.s.qkv_bias, 3 * m.s.heads);
+    const heads = [];
+    for (let h = 0; h < m.s.heads; h++) {
+      const qkv = projectedAs(m, layers.slice(3 * h, 3 * h + 3), m.d_out, mistake);
+      if (!qkv) return null;
+      heads.push(attendAs(...qkv, { causal: true, batched: true, mistake }).out);
+    }
+    return copies(sideBySide(heads), 2);
+  },
+  mha: (m, mistake) => {
+    const { d_out } = m;
+    const hd = d_out / m.s.heads;
+    const layers = m.linears('mha', 'seed', 0);
+    const qkv = projectedAs(m, layers, d_out, mistake);
+    if (!qkv) return null;
+    const outProj = new LazyLinear(m, m.tag('seed', 'mha'), layers[2].end, d_out, d_out, true);
+    const [q, k, v] = qkv;
+    const heads = Array.from({ length: m.s.heads }, (_, h) => attendAs(columns(q, h * hd, hd), columns(k, h * hd, hd), columns(v, h * hd, hd), { causal: true, batched: true, mistake }).out);
+    return copies(linear(sideBySide(heads), outProj, d_out), 2);
+  },
+};
+
+// A class built with dropout p after manual_seed(seed) and run in training mode: its layers as the chapter's
+// class draws them, then in forward a mask over the attention weights of both copies of the batch (each head's
+// in turn in the wrapper; one over all heads in MultiHeadAttention), under the settings' build.
+function trainingForward(m, part, p) {
+  const { n, d_out } = m;
+  const { heads, profile } = m.s;
+  const by = Math.fround(1 / Math.fround(1 - p));
+  const stream = m.stream(m.tag('seed', 'training'));
+  // copy b of weights (n x n) dropped by the mask, its element (r, j) at at + (b * n + r) * n + j of it
+  const dropIn = (w, keepAt, b, at = 0) => mapRows(w, (row, r) => row.map((x, j) => (x !== 0 && keepAt(at + (b * n + r) * n + j) ? x * by : x * 0)));
+  if (part === 'ca' || part === 'wrapper') {
+    const count = part === 'ca' ? 1 : heads;
+    const layers = m.linears('training', 'seed', 0, d_out, m.s.qkv_bias, 3 * count);
+    const maskDraws = dropoutDraws(2 * n * n, p, profile);
+    const perHead = Array.from({ length: count }, (_, h) => {
+      const [q, k, v] = m.projected(layers.slice(3 * h, 3 * h + 3));
+      const { weights } = attendAs(q, k, v, { causal: true, batched: true });
+      const keepAt = keeper(stream, layers[3 * count - 1].end + h * maskDraws, p, profile);
+      return [0, 1].map((b) => weighted(dropIn(weights, keepAt, b), v));
+    });
+    return stacked([0, 1].map((b) => sideBySide(perHead.map((copies) => copies[b]))));
+  }
+  const hd = d_out / heads;
+  const layers = m.linears('training', 'seed', 0);
+  const outProj = new LazyLinear(m, m.tag('seed', 'training'), layers[2].end, d_out, d_out, true);
+  const [q, k, v] = m.projected(layers);
+  const keepAt = keeper(stream, outProj.end, p, profile);
+  const weights = Array.from({ length: heads }, (_, h) => attendAs(columns(q, h * hd, hd), columns(k, h * hd, hd), columns(v, h * hd, hd), { causal: true, batched: true }).weights);
+  return stacked([0, 1].map((b) => linear(sideBySide(weights.map((w, h) => weighted(dropIn(w, keepAt, 0, (b * heads + h) * n * n), columns(v, h * hd, hd)))), outProj, d_out)));
+}
+
+const CLASS_MISTAKE = /^mistake:(.+)-in-(sa_v1|sa_v2|ca|wrapper|mha)$/;
+const TRAINING = /^training:training-(ca|wrapper|mha)-(.+)$/;
+
+// name -> (model) -> Rows (or null where it cannot run with these sizes), for RESULTS and the classes' forwards
+function makerOf(name) {
+  if (RESULTS[name]) return RESULTS[name];
+  const wrong = CLASS_MISTAKE.exec(name);
+  if (wrong) return (m) => CLASS_FORWARDS[wrong[2]](m, wrong[1]);
+  const training = TRAINING.exec(name);
+  if (training) return (m) => trainingForward(m, training[1], Number(training[2]));
+  return undefined;
+}
+
 /**
  * The chapter's results for `seeds` (the settings' seeds, any of them replaced) and `draws` (a draws change,
  * { point: ChapterRun's point.name, count }, or null), modelled in doubles: name -> Float64Array.
@@ -523,7 +639,7 @@ const RESULTS = {
 export function modelResults(settings, typedInputs, seeds, names = Object.keys(RESULTS), draws = null) {
   const streams = Object.fromEntries(['seed', 'seedV2', 'inputSeed'].map((k) => [k, new SeedStream().seed(seeds[k] ?? settings[k])]));
   const model = new ChapterModel(settings, Array.from(typedInputs.flat()), streams, null, shiftOf(draws));
-  return Object.fromEntries(names.filter((n) => RESULTS[n]).map((n) => [n, model.result(n).all()]));
+  return Object.fromEntries(names.filter((n) => makerOf(n)).map((n) => [n, model.result(n)?.all() ?? null]));
 }
 
 // ---- the scan --------------------------------------------------------------------------------------------------
@@ -561,8 +677,9 @@ export function mayPrintMore({ settings, typedInputs, seeds, draws = null, targe
   const streams = Object.fromEntries(['seed', 'seedV2', 'inputSeed'].map((k) => [k, new SeedStream().seed(seeds[k] ?? settings[k])]));
   const model = new ChapterModel(settings, typedInputs.flat(), streams, null, shiftOf(draws));
   for (const t of targets) {
-    if (!RESULTS[t.name] || !t.shape) return true;
+    if (!makerOf(t.name) || !t.shape) return true;
     const values = model.result(t.name);
+    if (values === null) continue; // (a mistake that cannot run with these sizes: nothing compared)
     if (values.count * values.width !== t.shape.reduce((a, b) => a * b, 1)) return true;
     for (const view of viewsOf(t.shape, paste.shape, t.headWidth)) {
       if (view.length !== marks.length) continue;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { SeedStream, linearAt, randAt, dropoutKeep, keeper } from '../../diagnose/seed-stream.js';
 import { modelResults, modelsDrawsAt, scanSeeds } from '../../diagnose/seed-scan.js';
 import { ChapterRun } from '../../diagnose/chapter-run.js';
-import { drawsChanges } from '../../diagnose/changes.js';
+import { drawsChanges, CLASS_MISTAKES, trainingTargets } from '../../diagnose/changes.js';
 import { diagnose, parsePrinted } from '../../diagnose/index.js';
 import { loadAttention } from '../../wasm/index.js';
 import { computeChapter } from '../../web/chapter/index.js';
@@ -98,6 +98,32 @@ for (const [what, settings] of Object.entries(SIZES)) {
     }
   });
 }
+
+// The classes' forwards with each mistake of changes.js and in training mode (which the search compares in every
+// run with the class, and bounds by these models), against the core's (changes.js's make), under other seeds;
+// d_out = d_in = 3 lets nn.Linear's weight be used without .T.
+test('the models of the classes with each mistake and in training mode are the core’s', () => {
+  for (const settings of [...Object.values(SIZES), { ...bookSettings(), d_out: 3, heads: 1, p: 0.5 }]) {
+    const seeded = { ...settings, seed: 4321, seedV2: 77, inputSeed: 5 };
+    const run = new ChapterRun(torch, seeded);
+    try {
+      const made = [...CLASS_MISTAKES.map((d) => ({ ...d, name: `mistake:${d.id}` })), ...trainingTargets(seeded).map((d) => ({ ...d, name: `training:${d.id}` }))];
+      const models = modelResults(seeded, run.results.inputs.values, {}, made.map((d) => d.name));
+      let compared = 0;
+      for (const d of made) {
+        const core = d.make(torch, run.parts.get(d.part).part, run.results[d.input].tensor, seeded);
+        const what = `${d.name} with d_out ${seeded.d_out}, ${seeded.heads} heads`;
+        assert.equal(models[d.name] === null, core === null, `${what}: runs in both or in neither`);
+        if (core === null) continue;
+        compareModels({ [d.name]: models[d.name] }, { [d.name]: { tensor: core, values: core.toArray() } }, what);
+        compared++;
+      }
+      assert.ok(compared >= 38, `${compared} compared`);
+    } finally {
+      run.dispose();
+    }
+  }
+});
 
 test('the scan names a seed of the range for the keys, 3.5.1’s weights and MultiHeadAttention’s output, and only it', () => {
   const book = bookSettings();
