@@ -176,6 +176,24 @@ async function searchIn(run, settings, paste, targets) {
   // a d_out or heads change (keyOf) -> the shapes of the results its run recomputed (the others keep theirs)
   const shapesUnder = new Map();
 
+  // A single change that changes no shape (the other build's masks, dropout p, qkv_bias, moved draws) runs only
+  // where, by the seed model, a result it may move (of the sections it reaches; a mistake made of results, in a
+  // class or a class in training mode among them) can beat the nearest so far; it moves no number that no seed
+  // moves. A d_out or heads change always runs: the pairs take the shapes its run made.
+  const singleMayAnswer = (change) => {
+    if (paste.kind === 'size' || 'd_out' in (change.settings ?? {}) || 'heads' in (change.settings ?? {})) return true;
+    const affected = run.affected(Object.keys(change.settings ?? {}), change.draws?.point);
+    const reached = (n) => affected[run.shownIn.get(n)];
+    const runSettings = { ...settings, ...change.settings };
+    const targets = [
+      ...all.filter((t) => reached(t.name) && !SEEDLESS.has(t.name)).map((t) => ({ name: t.name, shape: run.results[t.name]?.shape, headWidth: HEAD_WIDTH[t.name]?.(runSettings) })),
+      ...derived.filter((d) => mayFit(d) && d.from.some(reached)).map((d) => ({ name: d.name, shape: run.results[d.from[0]]?.shape, headWidth: null })),
+      ...inClasses.filter((d) => reached(d.output) && fits(d.output)).map((d) => ({ name: d.name, shape: run.results[d.output]?.shape, headWidth: HEAD_WIDTH[d.output]?.(runSettings) })),
+    ];
+    const draws = change.draws ? { point: change.draws.point.name, count: change.draws.count } : null;
+    return targets.length > 0 && mayPrintMore({ settings: runSettings, typedInputs: run.results.inputs.values, seeds: {}, draws, targets, paste, above: beaten() });
+  };
+
   check(run.results, [], null, all, new Map([...run.parts].map(([name, { part }]) => [name, part])));
   if (exact.length) return finish(exact, nearest);
 
@@ -184,7 +202,7 @@ async function searchIn(run, settings, paste, targets) {
   const singles = [profileChange(settings.profile), ...settingChanges(settings), ...drawsChanges(run, settings)];
   singles.forEach((change, i) => {
     at = [1, i];
-    tryChanges([change], true);
+    if (singleMayAnswer(change)) tryChanges([change], true);
   });
   // A seed alone answers only with a result that prints as pasted under it, and seed-scan.js's model of the
   // results a seed moves rules that out for nearly every seed at its first numbers: the common seeds it cannot
@@ -259,8 +277,8 @@ async function searchIn(run, settings, paste, targets) {
   };
   commonSeeds.forEach((change, i) => {
     at = [2, i];
-    // (the seeds paired later run anyway: the pairs take the sections they keep)
-    if (PAIRED_SEEDS.includes(change.to) || nearerUnder(change)) tryChanges([change], PAIRED_SEEDS.includes(change.to));
+    // (a seed paired later keeps the sections it runs, for the pairs)
+    if (nearerUnder(change)) tryChanges([change], PAIRED_SEEDS.includes(change.to));
   });
   if (exact.length) return finish(exact, nearest);
   exact.push(...fromRange);

@@ -645,12 +645,14 @@ export function modelResults(settings, typedInputs, seeds, names = Object.keys(R
 // ---- the scan --------------------------------------------------------------------------------------------------
 
 // How far a modelled number may be from a printed one and still print as it: half the printed unit, plus what
-// float32 arithmetic in the core can differ from the doubles here.
+// float32 arithmetic in the core can differ from the doubles here (the test holds the models within 1e-5 of a
+// number plus 4e-6: a sum that cancels, in 16 dims, came 1.04e-6 past 1e-5 of it).
+export const MODEL_SLACK = { relative: 1e-5, absolute: 4e-6 };
 function bounds(paste) {
   return paste.numbers.map(({ value, decimals, scientific }) => {
     if (!Number.isFinite(value)) return { value, slack: 0 };
     const unit = scientific ? 10 ** ((value === 0 ? 0 : Math.floor(Math.log10(Math.abs(value)))) - decimals) : 10 ** -decimals;
-    return { value, slack: unit * 0.51 + 1e-5 * Math.abs(value) + 1e-6 };
+    return { value, slack: unit * 0.51 + MODEL_SLACK.relative * Math.abs(value) + MODEL_SLACK.absolute };
   });
 }
 
