@@ -385,16 +385,23 @@ function miniMap(result, scale, lead) {
 
 // The page's colours as RGBA bytes, for the theme in use (light or dark): a cell's background, a masked
 // cell's, and each shade of the heat colours as the tables' cells mix it (at most 101 per sign), each
-// converted once by a 1 x 1 canvas.
+// converted once by a 1 x 1 canvas. Read from the style sheet once per theme: reading the computed style while
+// an edit rewrites the tables (app/patch.js paints each small map as it is updated) would style the page anew
+// for every one of them.
 let themeColours = null;
+const darkScheme = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
 function pageColours() {
+  const scheme = darkScheme?.matches ? 'dark' : 'light';
+  if (themeColours?.scheme === scheme) return themeColours;
   const style = getComputedStyle(document.documentElement);
   const css = Object.fromEntries(['--cell-bg', '--masked-bg', '--heat-pos', '--heat-neg'].map((name) => [name, style.getPropertyValue(name).trim()]));
   const theme = JSON.stringify(css);
-  if (themeColours?.theme === theme) return themeColours;
+  const known = css['--cell-bg'] ? scheme : null; // none while the style sheet is not applied: read again next time
+  if (themeColours?.theme === theme) return Object.assign(themeColours, { scheme: known });
   const shades = new Map();
   themeColours = {
     theme,
+    scheme: known,
     cell: rgba(css['--cell-bg']),
     masked: rgba(css['--masked-bg']),
     shade(sign, percent) {
@@ -417,11 +424,9 @@ function rgba(css) {
 }
 
 // Light and dark have their own colours: the small maps are painted again when the preference changes.
-if (typeof matchMedia === 'function') {
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
-    for (const canvas of document.querySelectorAll('canvas.mini-canvas')) canvas.paint?.(canvas);
-  });
-}
+darkScheme?.addEventListener('change', () => {
+  for (const canvas of document.querySelectorAll('canvas.mini-canvas')) canvas.paint?.(canvas);
+});
 
 /** The names of a tensor's leading axes: its own `axes`, else this chapter's batch (3-D), batch and head (4-D). */
 export function leadNames(n, axes) {
