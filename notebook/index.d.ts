@@ -86,8 +86,11 @@ export interface Notebook extends AsyncDisposable {
    * when a cell broke Python past repair). */
   restart(): Promise<void>;
   /** Stops the running cell (its result is a KeyboardInterrupt error; where Python must be restarted for it,
-   * the result keeps what the cell printed through onOutput). Resolves with what it did: 'interrupted' (the
-   * namespace kept), 'restarted' (a new Python), or 'idle' (nothing was running). */
+   * the result keeps what the cell printed through onOutput); the runs queued behind it end with a
+   * KeyboardInterrupt without running. Python is restarted when it does not take the interrupt within 3 s (C
+   * code that never checks), or does not end the cell within 20 s of taking it (a cell that catches it and runs
+   * on). Resolves with what it did: 'interrupted' (the namespace kept), 'restarted' (a new Python), or 'idle'
+   * (nothing was running). */
   stop(): Promise<'interrupted' | 'restarted' | 'idle'>;
   /** Ends the worker; later calls reject with a NotebookError. */
   close(): Promise<void>;

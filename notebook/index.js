@@ -44,9 +44,18 @@ async function spawnWorker(onMessage, onFailure) {
 // Stop can interrupt Python in place (a KeyboardInterrupt, the namespace kept) only with a SharedArrayBuffer:
 // always in Node, in a browser only on a cross-origin-isolated page. Elsewhere Stop restarts the worker.
 const canInterrupt = () => typeof SharedArrayBuffer === 'function' && (inNode || globalThis.crossOriginIsolated === true);
-// How long Stop waits for Python to see the interrupt before it replaces the worker (a loop inside C code never
-// checks): Python answers in milliseconds, but a busy machine or a phone may not run its thread for a second.
+// How long Stop waits for Python to take the interrupt before it replaces the worker (a loop inside C code never
+// checks): Python takes it within milliseconds, but a busy machine or a phone may not run its thread for a second.
 const STOP_GRACE_MS = 3000;
+// How long Stop then waits for the cell's answer once Python has taken the interrupt: unwinding the cell and
+// writing its traceback (code run for the first time, on a loaded machine) took up to 0.8 s at a load of 16 on
+// 2 cores. Only a cell that catches the KeyboardInterrupt and runs on outlasts it, and is then restarted.
+const STOP_ANSWER_MS = 20_000;
+// The interrupt buffer: Pyodide's signal flag (Python sets it back to 0 when it takes the signal), then the id
+// of the last call queued when Stop was pressed (the worker ends the runs up to it without running them).
+const SIGNAL = 0;
+const STOPPED_UP_TO = 1;
+const SIGINT = 2;
 
 class Notebook {
   #options;
@@ -86,7 +95,7 @@ class Notebook {
 
   async start() {
     const { flavour, pyodideURL, hostAccess, onProgress, onSnapshot } = this.#options;
-    this.#interrupt = canInterrupt() ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    this.#interrupt = canInterrupt() ? new Int32Array(new SharedArrayBuffer(8)) : null;
     const ready = new Promise((resolve, reject) => this.#calls.set(0, { resolve, reject, kind: 'start' }));
     // In a browser a cell can post messages of its own (self.postMessage is in Python's reach): a snapshot is
     // kept only from the start's own 'ready' (answered before any cell runs), so that a cell cannot plant one
@@ -149,7 +158,8 @@ class Notebook {
   // A worker whose Python cannot go on answers its last call; the calls queued behind it fail, and the next
   // call starts a new worker.
   #answer(worker, m) {
-    if (m.failed === undefined) this.#settle(m.id, m);
+    if (m.stoppedBeforeItRan) this.#settle(m.id, stoppedBeforeItRan());
+    else if (m.failed === undefined) this.#settle(m.id, m);
     else {
       const call = this.#calls.get(m.id);
       this.#calls.delete(m.id);
@@ -228,20 +238,32 @@ class Notebook {
   }
 
   /**
-   * Stops the running cell. With an interrupt buffer the cell ends in a KeyboardInterrupt and the namespace
-   * stays; otherwise (or if Python does not answer within STOP_GRACE_MS) the worker is replaced, the namespace
-   * is lost, and each waiting run resolves with a KeyboardInterrupt error that says so. Resolves with what it
-   * did: 'interrupted', 'restarted' or 'idle'.
+   * Stops the running cell and ends the cells queued behind it without running them. With an interrupt buffer
+   * the running cell ends in a KeyboardInterrupt and the namespace stays; otherwise (or if Python does not take
+   * the interrupt within STOP_GRACE_MS, or does not answer within STOP_ANSWER_MS after taking it) the worker is
+   * replaced, the namespace is lost, and each waiting run resolves with a KeyboardInterrupt error that says so.
+   * Resolves with what it did: 'interrupted', 'restarted' or 'idle'.
    */
   async stop() {
     if (this.#calls.size === 0) return 'idle';
-    if (this.#interrupt) {
-      const idle = new Promise((resolve) => {
-        const poll = setInterval(() => { if (this.#calls.size === 0) { clearInterval(poll); resolve(true); } }, 10);
-        setTimeout(() => { clearInterval(poll); resolve(this.#calls.size === 0); }, STOP_GRACE_MS);
-      });
-      Atomics.store(this.#interrupt, 0, 2); // SIGINT: Python raises KeyboardInterrupt at its next check
-      if (await idle) return 'interrupted';
+    const interrupt = this.#interrupt;
+    if (interrupt) {
+      const worker = this.#worker;
+      // The worker answers in order: the first call waiting is under way, the others are queued behind it.
+      const [current, ...queued] = [...this.#calls.keys()].sort((a, b) => a - b);
+      Atomics.store(interrupt, STOPPED_UP_TO, this.#nextId - 1); // the worker skips the queued runs when it comes to them
+      for (const id of queued) if (this.#calls.get(id).kind === 'run') this.#settle(id, stoppedBeforeItRan());
+      // A start, a profile or an in-place restart under way runs no cell: nothing to interrupt (the signal would
+      // break it).
+      if (this.#calls.get(current).kind !== 'run') return 'interrupted';
+      const ended = () => !this.#calls.has(current);
+      Atomics.store(interrupt, SIGNAL, SIGINT); // Python raises KeyboardInterrupt at its next check
+      let answered = await waitUntil(ended, STOP_GRACE_MS);
+      // The flag back at 0: Python took the interrupt and is unwinding the cell, which a busy machine can make
+      // slower than the grace. Still at SIGINT: Python is in C code that never checks.
+      if (!answered && Atomics.load(interrupt, SIGNAL) === 0) answered = await waitUntil(ended, STOP_ANSWER_MS);
+      // Python was replaced meanwhile when a Restart came first or the worker ended: the namespace is gone then too.
+      if (answered) return this.#worker === worker ? 'interrupted' : 'restarted';
     }
     await this.#replaceWorker('stopped');
     return 'restarted';
@@ -273,6 +295,25 @@ class Notebook {
   }
 
   async [Symbol.asyncDispose]() { await this.close(); }
+}
+
+/** The result of a run that Stop ended before it ran. */
+const stoppedBeforeItRan = () => {
+  const message = 'the cell was stopped before it ran';
+  return { output: '', error: { type: 'KeyboardInterrupt', message, line: null, traceback: `KeyboardInterrupt: ${message}` } };
+};
+
+/** Resolves true once done() holds, or false when it still does not after ms (checked every 10 ms). */
+function waitUntil(done, ms) {
+  const since = performance.now();
+  return new Promise((resolve) => {
+    const poll = setInterval(() => {
+      if (done()) resolve(true);
+      else if (performance.now() - since >= ms) resolve(false);
+      else return;
+      clearInterval(poll);
+    }, 10);
+  });
 }
 
 /** Snapshot bytes as a Uint8Array, or null for anything else (a cache that had none). */

@@ -15,11 +15,15 @@ const port = await (async () => {
 })();
 
 let session = null;
+let interrupt = null; // index.js's interrupt buffer: Pyodide's signal flag, then the last call id a Stop ends
+const SIGNAL = 0;
+const STOPPED_UP_TO = 1;
 const pending = [];
 
 async function handle(message) {
   switch (message.type) {
     case 'start':
+      interrupt = message.options.interruptBuffer ?? null;
       try {
         session = await startSession({
           ...message.options,
@@ -36,6 +40,15 @@ async function handle(message) {
       }
       break;
     case 'run': {
+      if (interrupt) {
+        // A flag left by a Stop whose cell ended before Python saw it must not stop this one. Cleared before the
+        // queued-runs mark is read, so that a Stop landing in between still interrupts this cell.
+        Atomics.store(interrupt, SIGNAL, 0);
+        if (message.id <= Atomics.load(interrupt, STOPPED_UP_TO)) { // queued when Stop was pressed: it does not run
+          port.post({ type: 'result', id: message.id, stoppedBeforeItRan: true });
+          break;
+        }
+      }
       // What the cell prints goes out line by line as it comes (Python holds this thread, so no timer could send it later);
       // past 100 messages in a second the rest waits for the next print or the end, so a print-heavy loop does
       // not flood the page.

@@ -149,6 +149,16 @@ describe('the Intel-MKL profile', () => {
   });
 });
 
+/** Starts a cell and waits until it has printed `text` (it is then under way); { result } is its run's promise. */
+async function started(nb, code, text) {
+  let seen = '';
+  let heard;
+  const printedIt = new Promise((resolve) => { heard = resolve; });
+  const result = nb.run(code, { onOutput: (piece) => { seen += piece; if (seen.includes(text)) heard(); } });
+  await Promise.race([printedIt, result]); // a cell that ends first does not leave the test waiting
+  return { result };
+}
+
 describe('a notebook survives', () => {
   let nb;
   before(async () => { nb = await loadNotebook(); });
@@ -176,15 +186,43 @@ describe('a notebook survives', () => {
   test('Stop ends a runaway loop with a KeyboardInterrupt and keeps the namespace', async () => {
     assert.equal(nb.interruptible, true); // Node always has SharedArrayBuffer
     await nb.run('n = 0');
-    const running = nb.run('while True:\n    n += 1');
-    await new Promise((r) => setTimeout(r, 200));
+    const { result: running } = await started(nb, 'print("looping")\nwhile True:\n    n += 1', 'looping');
     assert.equal(await nb.stop(), 'interrupted');
     const { error } = await running;
     assert.equal(error.type, 'KeyboardInterrupt');
-    assert.equal(error.line, 2);
+    assert.equal(error.line, 3);
     assert.equal(await nb.stop(), 'idle', 'nothing left to stop');
     const after = await nb.run('print(n > 0)');
     assert.deepEqual(after, { output: 'True\n', error: null });
+  });
+
+  test('a Stop that Python takes but answers after the grace (a slow unwinding) still keeps the namespace', async () => {
+    // The cell takes the interrupt, then works 3.5 s before it ends: longer than the 3 s Stop waits for Python
+    // to take it, as the unwinding of a cell can be on a loaded machine.
+    const { result: running } = await started(nb, `import time
+slow = 1
+print("looping")
+try:
+    while True:
+        pass
+except KeyboardInterrupt:
+    until = time.monotonic() + 3.5
+    while time.monotonic() < until:
+        pass
+    raise`, 'looping');
+    assert.equal(await nb.stop(), 'interrupted', 'Python took the interrupt (its flag back at 0), so Stop waited for its answer');
+    assert.equal((await running).error.type, 'KeyboardInterrupt');
+    assert.deepEqual(await nb.run('print(slow)'), { output: '1\n', error: null });
+  });
+
+  test('Stop ends the cells queued behind the running one without running them', async () => {
+    const { result: running } = await started(nb, 'print("looping")\nwhile True:\n    pass', 'looping');
+    const queued = nb.run('queued = 1');
+    assert.equal(await nb.stop(), 'interrupted');
+    assert.equal((await running).error.message, 'the cell was stopped');
+    assert.deepEqual(await queued, { output: '', error: { type: 'KeyboardInterrupt', message: 'the cell was stopped before it ran', line: null,
+      traceback: 'KeyboardInterrupt: the cell was stopped before it ran' } });
+    assert.deepEqual(await nb.run('print("queued" in dir())'), { output: 'False\n', error: null });
   });
 
   test('what a cell prints arrives while it runs, line by line', async () => {

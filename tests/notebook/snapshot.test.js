@@ -57,9 +57,11 @@ describe('a notebook restored from it', () => {
   });
 
   test('restored: Stop keeps the namespace; a restart loads torch afresh', async () => {
-    const loop = nb.run('x = 41\nwhile True:\n    pass');
-    await new Promise((done) => setTimeout(done, 200)); // the loop is under way (the stop works either way)
-    await nb.stop();
+    let looping;
+    const underWay = new Promise((resolve) => { looping = resolve; });
+    const loop = nb.run('x = 41\nprint("looping")\nwhile True:\n    pass', { onOutput: looping });
+    await Promise.race([underWay, loop]);
+    assert.equal(await nb.stop(), 'interrupted');
     assert.equal((await loop).error?.type, 'KeyboardInterrupt');
     assert.equal((await nb.run('print(x + 1)')).output, '42\n');
     await nb.restart();
