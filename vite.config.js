@@ -241,6 +241,65 @@ function singleFileEdition() {
   };
 }
 
+/**
+ * The single file's scripts: the page's module inline, compiled as the file is parsed, and the build's other
+ * chunks (KaTeX, which the first step does not use) as inert text, <script type="text/plain" data-chunk>, at the
+ * end of the body: the browser does not compile them while it reads the file. web/boot-chunks.js, inlined before
+ * the module, makes a module of one from a blob: URL when the page imports it, after its first paint. The code
+ * splitting is the build's own (output.codeSplitting below); only the specifiers are rewritten: a dynamic import
+ * becomes import(bootChunk('name.js')), a static one between later chunks "chunk:name.js". The page's module
+ * stays inline (compiled as it is parsed; from a blob: URL, compiled off the main thread, the first numbers came
+ * later on this 2-core machine): a chunk that imports from it could not, and the build stops if one does.
+ */
+function inertChunks() {
+  const loader = readFileSync(here('web/boot-chunks.js'), 'utf8');
+  return {
+    name: 'attention:inert-chunks',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post', // after vite-plugin-singlefile has inlined the stylesheet and named the page
+      handler(_options, bundle) {
+        const page = bundle['attention-lab.html'];
+        const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        if (!page || !entry) throw new Error('inert-chunks: no attention-lab.html or no entry chunk in the bundle');
+        const later = chunks.filter((chunk) => chunk !== entry);
+        // an inline module has no address: it can neither import a chunk statically nor be imported by one
+        if (entry.imports.length) throw new Error(`inert-chunks: the page's module imports ${entry.imports.join(', ')} statically`);
+        for (const chunk of later) {
+          if (chunk.imports.includes(entry.fileName)) {
+            throw new Error(`inert-chunks: ${chunk.fileName} imports the page's module; keep what it shares in the same chunk (output.codeSplitting)`);
+          }
+        }
+        const known = (name) => {
+          if (!later.some((chunk) => chunk.fileName === name)) throw new Error(`inert-chunks: an import of ${name}, which is not a later chunk of the build`);
+          return name;
+        };
+        const rewrite = (chunk) => {
+          const code = chunk.code
+            .replace(/\bimport\((["'`])\.\/([\w.-]+\.js)\1\)/g, (_, _q, name) => `import(bootChunk(${JSON.stringify(known(name))}))`)
+            .replace(/(\bfrom\s*|\bimport\s*)(["'`])\.\/([\w.-]+\.js)\2/g, (_, keyword, _q, name) => `${keyword}"chunk:${known(name)}"`)
+            .replace(/<(\/script|!--)/gi, '\\x3C$1'); // in the code's strings and regular expressions alike
+          for (const other of chunks) {
+            if (code.includes(`./${other.fileName}`)) throw new Error(`inert-chunks: ${chunk.fileName} names ${other.fileName} in a way not rewritten`);
+          }
+          return code;
+        };
+        const tag = new RegExp(`<script type="module" crossorigin src="\\./${entry.fileName.replaceAll('.', '\\.')}"></script>`);
+        const html = String(page.source);
+        if (!tag.test(html)) throw new Error(`inert-chunks: attention-lab.html has no script tag for ${entry.fileName}`);
+        const inert = later.map((chunk) => `<script type="text/plain" data-chunk="${chunk.fileName}">${rewrite(chunk)}</script>`);
+        // the module last in the body and async: run once compiled, not after the rest of the file is parsed (the
+        // elements it reads come before it), and compiled after the boot script has begun inflating the core
+        page.source = html
+          .replace(tag, '')
+          .replace('</body>', () => `  <script>\n${loader}</script>\n    <script type="module" async>${rewrite(entry)}</script>\n    ${inert.join('\n    ')}\n  </body>`);
+        for (const chunk of chunks) delete bundle[chunk.fileName];
+      },
+    },
+  };
+}
+
 /** After inlining: a policy that allows exactly the inline scripts and styles, by their SHA-256. */
 function hashedPolicy() {
   return {
@@ -252,11 +311,14 @@ function hashedPolicy() {
         for (const file of Object.values(bundle)) {
           if (!file.fileName.endsWith('.html')) continue;
           const html = String(file.source);
-          const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => sha256(m[1]));
+          // a script of type text/plain is data (inertChunks), never run
+          const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/type="text\/plain"/.test(m[1])).map((m) => sha256(m[2]));
+          // blob: for the chunks web/boot-chunks.js makes modules of (only the file's own code can make a blob: URL)
+          const chunks = /<script type="text\/plain" data-chunk=/.test(html) ? ' blob:' : '';
           const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1]));
           const policy = [
             "default-src 'none'",
-            `script-src ${scripts.join(' ')} 'wasm-unsafe-eval'`,
+            `script-src ${scripts.join(' ')}${chunks} 'wasm-unsafe-eval'`,
             `style-src ${styles.join(' ')}`,
             'img-src data:',
             'font-src data:',
@@ -312,12 +374,24 @@ export default defineConfig(({ mode }) =>
     ? {
         ...shared,
         publicDir: false,
-        plugins: [katexFaces(), singleFileEdition(), viteSingleFile({ removeViteModuleLoader: true, outputFileName: 'attention-lab.html' }), hashedPolicy()],
+        // the plugin inlines the stylesheet only; the chunks are carried by inertChunks()
+        plugins: [katexFaces(), singleFileEdition(), viteSingleFile({ useRecommendedBuildConfig: false, inlinePattern: ['*.css'], outputFileName: 'attention-lab.html' }), inertChunks(), hashedPolicy()],
         build: {
           ...shared.build,
           outDir: here('dist'),
           emptyOutDir: false,
-          rollupOptions: { input: here('web/index.html') },
+          assetsDir: '',
+          assetsInlineLimit: () => true, // fonts and the icon as data: URLs
+          cssCodeSplit: false, // one stylesheet, inlined
+          chunkSizeWarningLimit: 10_000,
+          modulePreload: false, // nothing to preload: every chunk is in the file
+          rollupOptions: {
+            input: here('web/index.html'),
+            // KaTeX, which the first step does not use, a chunk of its own; everything else the page's module
+            // (the diagnose search too: it shares the core's API and the chapter with the page, which a later
+            // chunk cannot import from an inline module; inertChunks)
+            output: { codeSplitting: { groups: [{ name: 'page', test: (id) => !/[\\/]node_modules[\\/]katex[\\/]|[\\/]web[\\/]render[\\/]katex\.js$/.test(id) }] } },
+          },
         },
       }
     : {

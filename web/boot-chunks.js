@@ -1,0 +1,24 @@
+// The single file's loader of its later chunks (vite.config.js, inertChunks, inlines it before the page's
+// module). The build's chunks other than the page's module (KaTeX) are carried as inert text, script elements
+// of type text/plain named by their data-chunk attribute, which the browser neither parses nor compiles while it
+// reads the file. The page's dynamic import of one, import(bootChunk('name.js')), makes a module of its text
+// from a blob: URL then (the file's policy allows blob: scripts for this alone): after the first step is painted.
+// A chunk's static imports of other such chunks are written "chunk:name.js" and become their blob: URLs too.
+(function () {
+  var urls = {};
+  var making = {};
+
+  window.bootChunk = function chunkUrl(name) {
+    if (urls[name]) return urls[name];
+    if (making[name]) throw new Error('the page’s chunks import each other in a cycle (' + name + ')');
+    var element = document.querySelector('script[type="text/plain"][data-chunk="' + name + '"]');
+    if (!element) throw new Error('the page has no chunk named ' + name);
+    making[name] = true;
+    var code = element.textContent.replace(/"chunk:([\w.-]+)"/g, function (_, imported) {
+      return JSON.stringify(chunkUrl(imported));
+    });
+    element.remove(); // its text is in the blob now
+    urls[name] = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+    return urls[name];
+  };
+})();
