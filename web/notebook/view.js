@@ -553,7 +553,11 @@ function downloadIpynb() {
 async function withSiteServiceWorker() {
   if (!navigator.serviceWorker) return true;
   try {
-    await navigator.serviceWorker.register('./notebook-sw.js');
+    const registering = navigator.serviceWorker.register('./notebook-sw.js');
+    // A return visit, already isolated by the service worker in control, has nothing to wait for: Python starts
+    // while the registration checks for a new version.
+    if (navigator.serviceWorker.controller && globalThis.crossOriginIsolated) registering.catch(() => {});
+    else await registering;
     if (!navigator.serviceWorker.controller) {
       await new Promise((done) => {
         navigator.serviceWorker.addEventListener('controllerchange', done, { once: true });
@@ -712,6 +716,9 @@ async function start() {
     return;
   }
   const initial = await initialNotebook(linked);
+  // Python's worker waits for the page to say which snapshot it restores (a look in the cache): the editor's
+  // scripts, evaluated first, held that answer back by a quarter of a second on a busy machine.
+  await snapshots.snapshot;
   editor = await import('./editor.js');
   if (initial.id) await show(initial.id, { restart: false });
   else {
