@@ -256,8 +256,12 @@ export async function openBuildSnapshot(url) {
     received += part.value.length;
     first = concat(first, part.value);
   }
+  // in small pieces, so that inflating one (below) is a short step (a part from a cache can be 1.5 MB)
+  const enqueueInSteps = (controller, bytes) => {
+    for (let at = 0; at < bytes.length; at += INFLATE_STEP) controller.enqueue(bytes.subarray(at, at + INFLATE_STEP));
+  };
   const body = new ReadableStream({
-    start: (controller) => controller.enqueue(first),
+    start: (controller) => enqueueInSteps(controller, first),
     pull: async (controller) => {
       const part = await raw.read();
       if (part.done) {
@@ -265,8 +269,7 @@ export async function openBuildSnapshot(url) {
         controller.close();
       } else {
         received += part.value.length;
-        // in small pieces, so that inflating one (below) is a short step (a part from a cache can be 1.5 MB)
-        for (let at = 0; at < part.value.length; at += INFLATE_STEP) controller.enqueue(part.value.subarray(at, at + INFLATE_STEP));
+        enqueueInSteps(controller, part.value);
       }
     },
     cancel: (reason) => raw.cancel(reason),
