@@ -6,9 +6,10 @@
 //                 shows (Python restored from the snapshot the build made, notebook-python-snapshot.gz); median of
 //                 rounds; then in the same browser `warm`, a return visit once the site's service worker has kept
 //                 the site (its files and that snapshot from its cache), and `again`, the visit after it (Chromium
-//                 could keep Pyodide's compiled WebAssembly beside the cached response, but does so only once enough
-//                 of it is optimised: a trace of these visits shows no wasm code cache written or read, and each one
-//                 compiles some 1,250 of Pyodide's functions lazily); `afterWarmUp`, the notebook opened from the walk-through once it has warmed
+//                 could keep Pyodide's compiled WebAssembly beside the cached response, but does so only once 1 MB of
+//                 it is optimised in one visit, some three runs of the chapter's cells: a trace of these visits shows
+//                 no wasm code cache written or read, and each one compiles some 1,250 of Pyodide's functions
+//                 lazily); `afterWarmUp`, the notebook opened from the walk-through once it has warmed
 //                 it up (a fresh browser context: the walk-through's step, its warm-up done, then the notebook);
 //                 and when each loading phase began (`coldPhases`, `warmPhases`, `againPhases`,
 //                 `afterWarmUpPhases`, on the last round);
