@@ -27,6 +27,22 @@ async function assertShowsSettings(page, id) {
   }
 }
 
+/** Every cell drawn on the step writes its tensor's value (cells an edit rewrote in place, app/patch.js, included). */
+async function assertCellsShowValues(page, id) {
+  const wrong = await page.locator(`${stepSelector(id)} figure[data-tensor]`).evaluateAll((figures) => figures.flatMap((figure) => {
+    const shape = figure.dataset.shape.split(',').map(Number);
+    const values = JSON.parse(figure.dataset.values).map(Number);
+    return [...figure.querySelectorAll('td.cell[data-index]')].flatMap((cell) => {
+      const flat = cell.dataset.index.split(',').map(Number).reduce((at, k, d) => at * shape[d] + k, 0);
+      const text = cell.querySelector('.num').textContent;
+      const shown = text === '−∞' ? -Infinity : text === '∞' ? Infinity : Number(text.replace('−', '-'));
+      const v = values[flat];
+      return shown === v || Math.abs(shown - v) <= 1e-4 * Math.max(1, Math.abs(v)) ? [] : [`${figure.dataset.tensor}[${cell.dataset.index}]: ${text} for ${v}`];
+    });
+  }));
+  assert.deepEqual(wrong.slice(0, 3), [], `${wrong.length} cells show another number`);
+}
+
 test('a burst of keystrokes in a word and in the seed ends with the last settings’ numbers', async () => {
   const page = await newPage(env.browser);
   const id = 'mha-weights';
@@ -54,6 +70,7 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('inputSeed') === '4242');
   assert.equal(settingsOf(page).inputSeed, 4242);
   await assertShowsSettings(page, id);
+  await assertCellsShowValues(page, id);
   assertNoProblems(page);
   await closePage(page);
 });
