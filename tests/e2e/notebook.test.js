@@ -120,18 +120,32 @@ test('Stop ends a runaway loop; the page answers meanwhile and the namespace is 
   await closePage(page);
 });
 
-test('on a host without cross-origin isolation, Stop restarts Python and says so', async () => {
+test('on a host without cross-origin isolation, Stop restarts Python and says so; a Stop while Python loads keeps the waiting cell from running', async () => {
   // A plain static host (the same files without the COOP/COEP headers) in a browser that gives the page no
   // service worker, which would add them (tests/e2e/notebook-offline.test.js).
   const page = await newPage(env.browser, { contextOptions: { serviceWorkers: 'block' } });
+  // Pyodide's WebAssembly is held back until a cell has been run and stopped while Python loads.
+  let releasePython;
+  const pythonHeld = new Promise((resolve) => { releasePython = resolve; });
   await page.route('**/*', async (route) => {
+    if (route.request().url().endsWith('/pyodide.asm.wasm')) await pythonHeld;
     const response = await route.fetch();
     const headers = { ...response.headers() };
     delete headers['cross-origin-opener-policy'];
     delete headers['cross-origin-embedder-policy'];
     await route.fulfill({ response, headers });
   });
-  await openNotebook(page, await hashFor(page, ['n = 0\nwhile True:\n    n += 1', 'print(n)']));
+  await page.goto(`${env.base}notebook.html${await hashFor(page, ['n = 0\nwhile True:\n    n += 1', 'print(n)'])}`);
+  // Stop while Python loads: the cell waiting for it does not run once Python is there.
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'editor', null, { timeout: PYTHON_TIMEOUT });
+  await page.locator('.nb-cell').nth(1).locator('.nb-cell-tools button').first().click();
+  await page.waitForFunction(() => !document.getElementById('stop').disabled);
+  await page.click('#stop');
+  assert.equal(await page.textContent('#status'), 'Stopped: the cells waiting for Python will not run.');
+  releasePython();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'python', null, { timeout: PYTHON_TIMEOUT });
+  await page.locator('.nb-cell').nth(1).locator('.nb-error').waitFor();
+  assert.equal(await page.locator('.nb-cell').nth(1).locator('.nb-output').textContent(), 'KeyboardInterrupt: the cell was stopped before it ran');
   assert.equal(await page.evaluate(() => crossOriginIsolated), false);
   await page.locator('.nb-cell-tools button').first().click();
   await page.waitForFunction(() => !document.getElementById('stop').disabled);
@@ -143,7 +157,7 @@ test('on a host without cross-origin isolation, Stop restarts Python and says so
   await page.waitForFunction(() => /Python restarted/.test(document.getElementById('status').textContent), null, { timeout: PYTHON_TIMEOUT });
   // A fresh Python answers the next cell: the loop's n is gone with the old one.
   await page.locator('.nb-cell').nth(1).locator('.nb-cell-tools button').first().click();
-  await page.locator('.nb-cell').nth(1).locator('.nb-error').waitFor({ timeout: PYTHON_TIMEOUT });
+  await page.locator('.nb-cell').nth(1).locator('.nb-count', { hasText: /\[\d+\]/ }).waitFor({ timeout: PYTHON_TIMEOUT });
   assert.match(await page.locator('.nb-cell').nth(1).locator('.nb-error').textContent(), /NameError: name 'n' is not defined/);
   assertNoProblems(page);
   await closePage(page);

@@ -166,6 +166,8 @@ function showOutput(cell, { output, error }) {
   editor.markErrorLine(cell.view, error?.line ?? null);
 }
 
+let stopsWhileLoading = 0; // Stops pressed before Python was ready: the cells waiting for it then do not run
+
 function setBusy(delta) {
   running += delta;
   els.stop.disabled = running === 0;
@@ -196,8 +198,16 @@ async function runCell(cell, { advance = false } = {}) {
     printedLive += text;
     live.textContent += text;
   };
+  const stopsBefore = stopsWhileLoading;
   try {
     const nb = await ready;
+    if (stopsWhileLoading !== stopsBefore) { // Stop was pressed while this cell waited for Python to load
+      const message = 'the cell was stopped before it ran';
+      const error = { type: 'KeyboardInterrupt', message, line: null, traceback: `KeyboardInterrupt: ${message}` };
+      cell.countEl.textContent = '';
+      showOutput(cell, { output: '', error });
+      return { output: '', error };
+    }
     const result = await nb.run(code, { onOutput });
     const output = result.output || printedLive;
     cell.countEl.textContent = `[${++counter}]`;
@@ -760,6 +770,11 @@ function refuseLink(message) {
 els.runAll.addEventListener('click', runAll);
 els.addCell.addEventListener('click', () => makeCell('').view.focus());
 els.stop.addEventListener('click', async () => {
+  if (!notebook) { // Python is still loading: nothing runs yet, and the cells waiting for it will not
+    stopsWhileLoading++;
+    status('Stopped: the cells waiting for Python will not run.');
+    return;
+  }
   status('Stopping…');
   // what Stop did, not what it can do: an interrupt Python did not take within the grace restarts it too
   const done = await notebook?.stop();
