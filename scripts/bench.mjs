@@ -503,6 +503,10 @@ async function main() {
     if (site.singleFileFirstNumbersMs) {
       lines.push(`single file (file://) ${range(site.singleFileFirstNumbersMs)}; floor file (${site.singleFloor.kilobytes} KB, ` +
         `decodes an inline blob) ${range(site.singleFloor.firstNumbersMs)}; the single file takes ${fmt(site.singleOverFloor, 2)}x the floor`);
+      if (site.singleCpuMs) {
+        lines.push(`  main thread's CPU time to that paint: the single file ${range(site.singleCpuMs.single)}, the floor file ` +
+          `${range(site.singleCpuMs.floor)}, ${fmt(site.singleCpuMs.overFloor, 2)}x`);
+      }
     }
     lines.push(`  at the first-numbers mark, before the paint: the site ${fmt(site.markedMs.overFloor, 2)}x its floor` +
       (site.markedMs.singleOverFloor ? `, the single file ${fmt(site.markedMs.singleOverFloor, 2)}x` : ''));

@@ -1,8 +1,8 @@
 // The single file's loader of its later chunks (vite.config.js, inertChunks, inlines it before the page's
 // module). The build's chunks other than the page's module (KaTeX) are carried as inert text, script elements
-// of type text/plain named by their data-chunk attribute, which the browser neither parses nor compiles while it
-// reads the file. The page's dynamic import of one, import(bootChunk('name.js')), makes a module of its text
-// from a blob: URL then (the file's policy allows blob: scripts for this alone): after the first step is painted.
+// of type text/plain named by their data-chunk attribute, which the browser reads as text but does not compile
+// while it reads the file. The page's dynamic import of one, import(bootChunk('name.js')), makes a module of its
+// text from a blob: URL then (the file's policy allows blob: scripts for this alone): after the first paint.
 // A chunk's static imports of other such chunks are written "chunk:name.js" and become their blob: URLs too.
 (function () {
   var urls = {};

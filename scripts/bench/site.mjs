@@ -14,7 +14,8 @@
 // the single file, a file of its size whose one inline script decodes a base64 blob filling it. Both floors
 // mark 'page:first-step' as soon as their module has run, and are timed to their paint as the page is: nothing
 // can load those bytes in fewer requests. The figure is the ratio to the floor (firstNumbersMs: painted; the
-// mark alone in markedMs). Prints one JSON object on stdout.
+// mark alone in markedMs). The file:// loads are traced for their main thread's CPU time to the paint
+// (singleCpuMs), which other work on the machine sways less than their wall time. Prints one JSON object on stdout.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,8 +69,25 @@ function markPainted() {
   };
 }
 
-/** One cold load of `url`: ms to the first numbers (painted, and marked), requests before them, bytes transferred by then, chain. */
-async function load(browser, url, { throttle }) {
+/**
+ * The CPU time (ms) the page's main thread spent from its navigation to 'bench:painted', from a trace of its
+ * top-level tasks: what the load cost, whatever else the machine's cores were doing meanwhile.
+ */
+function mainThreadCpuMs(events) {
+  const painted = events.find((e) => e.name === 'bench:painted');
+  if (!painted) return null;
+  const start = events.find((e) => e.name === 'navigationStart' && e.pid === painted.pid)?.ts ?? 0;
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === painted.pid).map((e) => e.tid));
+  return events
+    .filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && main.has(e.tid) && e.pid === painted.pid && e.ts >= start && e.ts <= painted.ts)
+    .reduce((sum, e) => sum + (e.tdur ?? 0) / 1000, 0);
+}
+
+/**
+ * One cold load of `url`: ms to the first numbers (painted, and marked), requests before them, bytes transferred
+ * by then, chain; with `cpu`, the main thread's CPU time to the paint (traced: the file:// loads).
+ */
+async function load(browser, url, { throttle, cpu = false }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(markPainted);
   const page = await context.newPage();
@@ -81,8 +99,21 @@ async function load(browser, url, { throttle }) {
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
     await cdp.send('Network.emulateNetworkConditions', NETWORK);
   }
+  const trace = cpu ? await context.newCDPSession(page) : null;
+  const events = [];
+  if (trace) {
+    trace.on('Tracing.dataCollected', (e) => events.push(...e.value));
+    await trace.send('Tracing.start', { categories: 'toplevel,blink.user_timing,devtools.timeline', transferMode: 'ReportEvents' });
+  }
   await page.goto(url);
   await page.waitForFunction(() => performance.getEntriesByName('bench:painted').length > 0, undefined, { timeout: 60_000 });
+  let cpuMs = null;
+  if (trace) {
+    const complete = new Promise((resolve) => trace.once('Tracing.tracingComplete', resolve));
+    await trace.send('Tracing.end');
+    await complete;
+    cpuMs = mainThreadCpuMs(events);
+  }
   const seen = await page.evaluate(() => {
     const at = performance.getEntriesByName('page:first-step')[0].startTime;
     const before = performance.getEntriesByType('resource').filter((r) => r.startTime <= at);
@@ -97,6 +128,7 @@ async function load(browser, url, { throttle }) {
     };
   });
   if (throttle) seen.chain = longestChain(sent, seen.urls);
+  if (cpu) seen.cpuMs = cpuMs;
   delete seen.urls;
   await context.close();
   return seen;
@@ -171,8 +203,8 @@ async function round(browser, build) {
   loads.floor.push(await load(browser, build.floorUrl, { throttle: true }));
   loads.local.push(await load(browser, build.url, { throttle: false }));
   if (existsSync(build.singleFile)) {
-    loads.single.push(await load(browser, `file://${build.singleFile}`, { throttle: false }));
-    loads.singleFloor.push(await load(browser, `file://${build.singleFloor}`, { throttle: false }));
+    loads.single.push(await load(browser, `file://${build.singleFile}`, { throttle: false, cpu: true }));
+    loads.singleFloor.push(await load(browser, `file://${build.singleFloor}`, { throttle: false, cpu: true }));
   }
 }
 
@@ -202,6 +234,9 @@ function summary({ loads, singleFile }) {
     singleFileFirstNumbersMs,
     singleFloor: singleFloorMs && { firstNumbersMs: singleFloorMs, kilobytes: Math.round(statSync(singleFile).size / 1024) },
     singleOverFloor: singleFloorMs && singleFileFirstNumbersMs.median / singleFloorMs.median,
+    // the main thread's CPU time to the same paint: under other work on the machine, steadier than the wall time
+    singleCpuMs: single.length ? { single: stats(single.map((l) => l.cpuMs)), floor: stats(singleFloor.map((l) => l.cpuMs)),
+      overFloor: median(single.map((l) => l.cpuMs)) / median(singleFloor.map((l) => l.cpuMs)) } : null,
   };
 }
 
