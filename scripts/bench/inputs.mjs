@@ -7,8 +7,9 @@
 //   seed      the seed field set to a new value: the same
 // with where the time went (the page's measures: computing the chapter, drawing the step, the contents and
 // settings panels, outlining what changed), and the main thread's CPU time of one more keystroke and seed edit a
-// round, from Chromium's trace (its tasks from the edit to the frame after: script, style, layout and paint; less
-// swayed than wall time by other work on the machine). Prints one JSON object on stdout.
+// round, from Chromium's trace (its tasks from the edit to the frame after; less swayed than wall time by other
+// work on the machine), split into the page's script and the browser's style, layout and paint (cpuSplitMs).
+// Prints one JSON object on stdout.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -48,15 +49,39 @@ function timeEdit([selector, edit]) {
   });
 }
 
-/** The main thread's CPU time (ms) of one edit, timeEdit(args), from Chromium's trace of the page's renderer. */
+// What the trace's events of the main thread are spent on: the page's script, the browser's style, layout and
+// paint (pre-paint, paint, layerize, commit); an event of another name counts as what it runs in.
+const KINDS = {
+  FunctionCall: 'script', EvaluateScript: 'script', TimerFire: 'script', FireAnimationFrame: 'script', RunMicrotasks: 'script', EventDispatch: 'script',
+  UpdateLayoutTree: 'style', Layout: 'layout',
+  PrePaint: 'paint', Paint: 'paint', PaintImage: 'paint', Layerize: 'paint', Commit: 'paint', UpdateLayer: 'paint',
+};
+
+/**
+ * The main thread's CPU time (ms) of one edit, timeEdit(args), from Chromium's trace of the page's renderer, and
+ * how it splits: { cpu, script, style, layout, paint, other } (each event's own time, without the events in it).
+ */
 async function editCpu(browser, page, args) {
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   await page.evaluate(timeEdit, args);
   const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' &&
     events.some((x) => x.pid === e.pid && x.tid === e.tid && x.name === 'FunctionCall'));
-  const tasks = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'RunTask');
-  return tasks.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 1000;
+  const mine = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur != null && e.tdur != null)
+    .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const split = { cpu: 0, script: 0, style: 0, layout: 0, paint: 0, other: 0 };
+  const open = []; // the events the next one may lie in, outermost first
+  for (const e of mine) {
+    while (open.length && open.at(-1).ts + open.at(-1).dur <= e.ts) open.pop();
+    const parent = open.at(-1);
+    if (parent) parent.own -= e.tdur;
+    else if (e.name === 'RunTask') split.cpu += e.tdur / 1000;
+    e.own = e.tdur;
+    e.kind = KINDS[e.name] ?? parent?.kind ?? 'other';
+    open.push(e);
+  }
+  for (const e of mine) split[e.kind] += Math.max(0, e.own) / 1000;
+  return split;
 }
 
 const measuresOf = (page) => page.evaluate(() => Object.fromEntries(performance.getEntriesByType('measure').filter((m) => m.name.startsWith('page:')).map((m) => [m.name.slice(5), m.duration])));
@@ -94,8 +119,11 @@ function summary({ cold, keystroke, seed, keystrokeCpu, seedCpu, parts }) {
     coldMs: round(median(cold)),
     keystrokeMs: round(median(keystroke)),
     seedMs: round(median(seed)),
-    keystrokeCpuMs: round(median(keystrokeCpu)),
-    seedCpuMs: round(median(seedCpu)),
+    keystrokeCpuMs: round(median(keystrokeCpu.map((t) => t.cpu))),
+    seedCpuMs: round(median(seedCpu.map((t) => t.cpu))),
+    // each part's median apart (they need not add up to the median of the whole)
+    cpuSplitMs: Object.fromEntries(Object.entries({ keystroke: keystrokeCpu, seed: seedCpu }).map(([edit, splits]) =>
+      [edit, Object.fromEntries(['script', 'style', 'layout', 'paint', 'other'].map((kind) => [kind, round(median(splits.map((t) => t[kind])))]))])),
     runs: { cold: cold.length, keystroke: keystroke.length, seed: seed.length },
     partsMs: Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, rounded(v)])),
   };
