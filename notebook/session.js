@@ -256,12 +256,8 @@ export async function openBuildSnapshot(url) {
     received += part.value.length;
     first = concat(first, part.value);
   }
-  // in small pieces, so that inflating one (below) is a short step (a part from a cache can be 1.5 MB)
-  const enqueueInSteps = (controller, bytes) => {
-    for (let at = 0; at < bytes.length; at += INFLATE_STEP) controller.enqueue(bytes.subarray(at, at + INFLATE_STEP));
-  };
   const body = new ReadableStream({
-    start: (controller) => enqueueInSteps(controller, first),
+    start: (controller) => controller.enqueue(first),
     pull: async (controller) => {
       const part = await raw.read();
       if (part.done) {
@@ -269,7 +265,7 @@ export async function openBuildSnapshot(url) {
         controller.close();
       } else {
         received += part.value.length;
-        enqueueInSteps(controller, part.value);
+        controller.enqueue(part.value);
       }
     },
     cancel: (reason) => raw.cancel(reason),
@@ -305,37 +301,16 @@ export async function openBuildSnapshot(url) {
   memory.set(pending.subarray(0, memory.length));
   let at = Math.min(pending.length, memory.length);
   const filled = (async () => {
-    // Each read inflates the next part in this thread, and reads that are ready chain without end: the whole
-    // snapshot (0.15 s of work, 0.3-0.6 s on a busy machine) then ran as one task, before Pyodide's loader could
-    // even ask for its files. So the reading makes way for other tasks every few milliseconds.
-    let since = performance.now();
     for (let part = await reader.read(); !part.done; part = await reader.read()) {
       if (at + part.value.length > memory.length) throw new Error('it holds more than its header says');
       memory.set(part.value, at);
       at += part.value.length;
-      if (performance.now() - since > YIELD_EVERY_MS) {
-        await otherTasks();
-        since = performance.now();
-      }
     }
     if (at !== memory.length || pending.length > memory.length) throw new Error('it ended before its memory was whole');
   })();
   filled.catch(() => {}); // the start reports it
   return { header, memory, filled, cancel, msLeft };
 }
-
-// How long the snapshot's reading works before it lets other tasks run (otherTasks: a message to itself, which
-// browsers do not delay as they delay nested timers).
-const YIELD_EVERY_MS = 8;
-const INFLATE_STEP = 64 * 1024; // gzipped bytes: some 5 ms of inflating
-const otherTasks = () => new Promise((resolve) => {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    resolve();
-  };
-  channel.port2.postMessage(null);
-});
 
 const notASnapshot = () => { throw new SnapshotRefused("the build's snapshot is not a notebook snapshot"); };
 
