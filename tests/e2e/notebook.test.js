@@ -4,7 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertNoProblems, bookSettings, closePage, newPage, openAt, root, setup, stepSelector, waitForStep } from './harness.mjs';
+import { SUB_PATH, assertNoProblems, bookSettings, closePage, newPage, openAt, root, setup, site, stepSelector, waitForStep } from './harness.mjs';
+import { startStaticHost } from '../../scripts/static-host.mjs';
 import { normalise, readChapterNotebook, transcriptionPath } from '../notebook/transcription.mjs';
 import { notebookHash } from '../../web/notebook/share.js';
 import { scriptForStep } from '../../web/notebook/chapter-cells.js';
@@ -120,22 +121,22 @@ test('Stop ends a runaway loop; the page answers meanwhile and the namespace is 
   await closePage(page);
 });
 
-test('on a host without cross-origin isolation, Stop restarts Python and says so; a Stop while Python loads keeps the waiting cell from running', async () => {
+test('on a host without cross-origin isolation, Stop restarts Python and says so; a Stop while Python loads keeps the waiting cell from running', async (t) => {
   // A plain static host (the same files without the COOP/COEP headers) in a browser that gives the page no
   // service worker, which would add them (tests/e2e/notebook-offline.test.js).
+  // (A host of its own rather than a route taking the headers off every response, which passed each file's
+  // bytes, Python's two starts' among them, through the test.)
+  const plain = await startStaticHost({ folder: site, prefix: SUB_PATH });
+  t.after(() => new Promise((done) => plain.close(done)));
   const page = await newPage(env.browser, { contextOptions: { serviceWorkers: 'block' } });
   // Pyodide's WebAssembly is held back until a cell has been run and stopped while Python loads.
   let releasePython;
   const pythonHeld = new Promise((resolve) => { releasePython = resolve; });
-  await page.route('**/*', async (route) => {
-    if (route.request().url().endsWith('/pyodide.asm.wasm')) await pythonHeld;
-    const response = await route.fetch();
-    const headers = { ...response.headers() };
-    delete headers['cross-origin-opener-policy'];
-    delete headers['cross-origin-embedder-policy'];
-    await route.fulfill({ response, headers });
+  await page.route('**/pyodide.asm.wasm', async (route) => {
+    await pythonHeld;
+    await route.continue();
   });
-  await page.goto(`${env.base}notebook.html${await hashFor(page, ['n = 0\nwhile True:\n    n += 1', 'print(n)'])}`);
+  await page.goto(`http://localhost:${plain.address().port}${SUB_PATH}notebook.html${await hashFor(page, ['n = 0\nwhile True:\n    n += 1', 'print(n)'])}`);
   // Stop while Python loads: the cell waiting for it does not run once Python is there.
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'editor', null, { timeout: PYTHON_TIMEOUT });
   await page.locator('.nb-cell').nth(1).locator('.nb-cell-tools button').first().click();
