@@ -85,7 +85,7 @@ test('add and remove words, change d_in: the tables follow, the URL holds them, 
   await closePage(page);
 });
 
-test('numbers drawn by torch.randn under a seed: the draw is the API’s, the code shows it, the fields are read-only', async () => {
+test('numbers drawn by torch.randn under a seed: the draw is the API’s, the code shows it, the numbers are text', async () => {
   const page = await newPage(env.browser);
   await openAt(page, env.base, 'embeddings');
   await setControl(page, '#inputs-from', 'randn');
@@ -95,7 +95,14 @@ test('numbers drawn by torch.randn under a seed: the draw is the API’s, the co
   const torch = await (await import('../../wasm/index.js')).loadAttention();
   torch.manualSeed(7);
   assert.deepEqual(shown, torch.randn(6, 3).toArray().flat());
-  assert.equal(await page.locator('#x-0-0').getAttribute('readonly'), '');
+  // a drawn number is the text of its cell, not a field (the seed's edit rewrote them in place); its row is
+  // headed by its word, its column by d_j
+  const cells = await page.evaluate(() => ({
+    texts: [...document.querySelectorAll('.inputs-table.is-drawn td.drawn-num')].map((td) => td.textContent),
+    fields: document.querySelectorAll('.inputs-table input.num-input').length,
+    rowHead: document.querySelector('#x-0-0').parentElement.querySelector('th[scope="row"] #token-0') !== null,
+  }));
+  assert.deepEqual(cells, { texts: shown.map((v) => v.toFixed(2)), fields: 0, rowHead: true });
   const code = await page.locator(`${stepSelector('embeddings')} figure.code`).textContent();
   assert.match(code, /torch\.manual_seed\(7\)[^▶]*▶inputs = torch\.randn\(6, 3\)/);
   assert.match(await page.locator('#settings-status').textContent(), /embeddings drawn with torch\.randn/);

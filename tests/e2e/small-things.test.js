@@ -81,7 +81,7 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     await waitForStep(page, 'embeddings');
     if (width < 1200) await page.click('#open-settings');
     const cut = await page.evaluate(() =>
-      [...document.querySelectorAll('.inputs-table.is-drawn input.num-input')].map((input) => ({ id: input.id, value: input.value, cut: input.scrollWidth > input.clientWidth })),
+      [...document.querySelectorAll('.inputs-table.is-drawn td.drawn-num')].map((cell) => ({ id: cell.id, value: cell.textContent, cut: cell.scrollWidth > cell.clientWidth })),
     );
     assert.equal(cut.length, 48, 'every drawn number has its cell');
     assert.ok(cut.some(({ value }) => value.startsWith('-')), 'some drawn numbers are negative');

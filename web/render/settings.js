@@ -62,8 +62,13 @@ const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
 /** The words and numbers per word the inputs table has now. */
 function tableShape(container) {
   const rows = container.querySelectorAll('.inputs-table tbody tr');
-  return { n: rows.length, d: rows[0] ? rows[0].querySelectorAll('input.num-input').length : 0 };
+  return { n: rows.length, d: rows[0] ? rows[0].querySelectorAll(NUMBER_CELLS).length : 0 };
 }
+
+// A typed number is a field; a drawn one is the text of its cell (256 read-only fields at 16 x 16 were half
+// the rendering of a seed edit).
+const NUMBER_CELLS = 'input.num-input, td.drawn-num';
+const cellValue = (el) => (el.tagName === 'INPUT' ? el.value : el.textContent);
 
 // ---------------------------------------------------------------- the form
 
@@ -100,7 +105,7 @@ const textInput = (id, attrs = {}) => h('input', { id, name: id, type: 'text', a
 
 /**
  * The table of words and their numbers, from rows of { word, values } (strings as typed, or numbers);
- * `drawn` makes the numbers read-only (torch.rand / torch.randn fill them).
+ * `drawn` shows the numbers as text (torch.rand / torch.randn fill them), each row headed by its word.
  */
 function inputsTable(rows, d, drawn) {
   const head = h(
@@ -116,9 +121,12 @@ function inputsTable(rows, d, drawn) {
       {},
       // the remove button first, so that it stays in sight when many numbers make the table scroll
       h('td', {}, h('button', { type: 'button', class: 'icon-button', 'data-remove-word': String(i), disabled: rows.length <= 1, 'aria-label': `Remove word ${i + 1}` }, '×')),
-      h('td', {}, textInput(`token-${i}`, { 'aria-label': `Word ${i + 1}`, value: word })),
+      // a drawn number's cell has no label of its own: the word heads its row, as d_j its column
+      h(drawn ? 'th' : 'td', drawn ? { scope: 'row' } : {}, textInput(`token-${i}`, { 'aria-label': `Word ${i + 1}`, value: word })),
       ...Array.from({ length: d }, (_, j) =>
-        h('td', {}, textInput(`x-${i}-${j}`, { inputmode: 'decimal', class: 'num-input', readonly: drawn, value: String(values[j] ?? 0) })),
+        drawn
+          ? h('td', { id: `x-${i}-${j}`, class: 'drawn-num' }, String(values[j] ?? 0))
+          : h('td', {}, textInput(`x-${i}-${j}`, { inputmode: 'decimal', class: 'num-input', value: String(values[j] ?? 0) })),
       ),
     ),
   );
@@ -129,7 +137,7 @@ function inputsTable(rows, d, drawn) {
 function typedRows(container) {
   return [...container.querySelectorAll('.inputs-table tbody tr')].map((tr) => ({
     word: tr.querySelector('input[id^="token-"]').value,
-    values: [...tr.querySelectorAll('input.num-input')].map((input) => input.value),
+    values: [...tr.querySelectorAll(NUMBER_CELLS)].map(cellValue),
   }));
 }
 
@@ -223,8 +231,13 @@ export function renderSettings(container, view) {
       : typedRows(form).map((row, i) => ({ ...row, values: s.embeddings[i] ? shownValues(s.embeddings[i]) : row.values }));
     replaceTable(form, rows, d, drawn);
   } else if (drawn && shown.n === s.tokens.length) {
-    // drawn numbers are outputs: show the ones drawn now
-    s.embeddings.forEach((row, i) => row.forEach((v, j) => set(`x-${i}-${j}`, v.toFixed(2))));
+    // drawn numbers are outputs: show the ones drawn now, each cell read from its row
+    for (const [i, tr] of form.querySelectorAll('.inputs-table tbody tr').entries()) {
+      for (const [j, cell] of tr.querySelectorAll('td.drawn-num').entries()) {
+        const text = s.embeddings[i][j].toFixed(2);
+        if (cell.textContent !== text) cell.firstChild.data = text; // the text node kept: no new node to lay out
+      }
+    }
   }
   if (view.writeValues) {
     for (const key of FIELDS) {
