@@ -179,8 +179,10 @@ function fromLocation({ initial = false, start = false, hash = location.hash } =
       state.computeFields = outcome.fields;
       if (!state.results) {
         // Nothing shown yet: fall back to the book so the page is never blank.
-        outcome = compute(bookSettings());
-        state.settings = bookSettings();
+        // one settings object for both, so a later rename compares against what was computed
+        const book = bookSettings();
+        outcome = compute(book);
+        state.settings = book;
         state.results = outcome.results;
       }
     } else {
