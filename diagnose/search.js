@@ -262,6 +262,9 @@ async function searchIn(run, settings, paste, targets) {
   // mistake (which come before the range's, as these seeds are tried first); the range's two-change answers
   // count only when those find none.
   const fromRange = exact.splice(beforeRange);
+  // The first pass's seed-and-mistake answers are dropped and found again below, in the list's order with every
+  // mistake: an exact answer beats any nearest, and the seed model is an upper bound on the cells a seed can
+  // print as pasted, so nearerUnder never skips a seed that gave one.
   exact.length = afterSingles;
   // (a seed whose results, the mistakes in the classes it reaches and those classes in training mode among them,
   // by the seed model, cannot print more cells as pasted than the nearest so far adds nothing: it does not run)
