@@ -98,3 +98,6 @@ export interface Notebook extends AsyncDisposable {
 
 /** Loads Python (Pyodide) and the attention core in a worker; a fresh namespace each time. */
 export declare function loadNotebook(options?: NotebookOptions): Promise<Notebook>;
+
+/** The result of a run that Stop ended before it ran: a KeyboardInterrupt that says so, nothing printed. */
+export declare function stoppedBeforeItRan(): CellResult;

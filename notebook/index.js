@@ -297,8 +297,8 @@ class Notebook {
   async [Symbol.asyncDispose]() { await this.close(); }
 }
 
-/** The result of a run that Stop ended before it ran. */
-const stoppedBeforeItRan = () => {
+/** The result of a run that Stop ended before it ran (the page's own queue gives it too). */
+export const stoppedBeforeItRan = () => {
   const message = 'the cell was stopped before it ran';
   return { output: '', error: { type: 'KeyboardInterrupt', message, line: null, traceback: `KeyboardInterrupt: ${message}` } };
 };

@@ -2,7 +2,7 @@
 // tensor op computed by the core), outputs shown as Jupyter shows them. The learner's notebooks are kept in
 // local storage (./library.js); the one open is also in the URL. Links, steps and .ipynb files open as new
 // notebooks beside the others, and a second tab on the same notebook is told.
-import { loadNotebook } from '../../notebook/index.js';
+import { loadNotebook, stoppedBeforeItRan } from '../../notebook/index.js';
 import { NotebookLinkError, notebookHash, readNotebookHash } from './share.js';
 import { LibraryError, changedText, openLibrary } from './library.js';
 import { IpynbError, readIpynb, writeIpynb } from './ipynb.js';
@@ -202,11 +202,10 @@ async function runCell(cell, { advance = false } = {}) {
   try {
     const nb = await ready;
     if (stopsWhileLoading !== stopsBefore) { // Stop was pressed while this cell waited for Python to load
-      const message = 'the cell was stopped before it ran';
-      const error = { type: 'KeyboardInterrupt', message, line: null, traceback: `KeyboardInterrupt: ${message}` };
+      const stopped = stoppedBeforeItRan();
       cell.countEl.textContent = '';
-      showOutput(cell, { output: '', error });
-      return { output: '', error };
+      showOutput(cell, stopped);
+      return stopped;
     }
     const result = await nb.run(code, { onOutput });
     const output = result.output || printedLive;
