@@ -8,6 +8,11 @@ import { chapterContext } from '../web/chapter/context.js';
 
 const STOP = Symbol('diagnose: results shown');
 
+// The sections' names, by which a seed point is named (seed-scan.js models the draws after each point by that
+// name): written out, because a minified build renames the section functions, and names taken from them left the
+// page's seed model unable to bound a draws change (tests/node/diagnose-seed-scan.test.js holds them to SECTIONS).
+export const SECTION_NAMES = ['simpleAttention', 'allTokens', 'trainableWeights', 'attentionClasses', 'causalMask', 'dropout', 'causalAttention', 'stackingHeads', 'weightSplits', 'exercises'];
+
 // A result as the search needs it: its tensor, shape and label; its values only when read.
 function record(name, tensor, label) {
   let values;
@@ -192,7 +197,7 @@ export class ChapterRun {
       ordinals.set(scope, ordinal + 1);
       const id = `${section}/${scope}/${ordinal}`;
       // (name: the same point by its section's name, which the seed models know it by)
-      if (watch) this.seedPoints.push((openPoint = { id, name: `${SECTIONS[section].name}/${scope}/${ordinal}`, section, scope, key: seedKeyOf(runSettings, lastKey, value), value, draws: 0, next: null }));
+      if (watch) this.seedPoints.push((openPoint = { id, name: `${SECTION_NAMES[section]}/${scope}/${ordinal}`, section, scope, key: seedKeyOf(runSettings, lastKey, value), value, draws: 0, next: null }));
       if (draws?.point.id === id) torch.rand(draws.count); // the generator moved on before what follows
     };
 

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 
 import { SeedStream, linearAt, randAt, dropoutKeep, keeper } from '../../diagnose/seed-stream.js';
 import { modelResults, modelsDrawsAt, scanSeeds, MODEL_SLACK } from '../../diagnose/seed-scan.js';
-import { ChapterRun } from '../../diagnose/chapter-run.js';
+import { ChapterRun, SECTION_NAMES } from '../../diagnose/chapter-run.js';
 import { drawsChanges, CLASS_MISTAKES, trainingTargets } from '../../diagnose/changes.js';
 import { diagnose, parsePrinted } from '../../diagnose/index.js';
 import { loadAttention } from '../../wasm/index.js';
-import { computeChapter } from '../../web/chapter/index.js';
+import { computeChapter, SECTIONS } from '../../web/chapter/index.js';
 import { bookSettings, zeros } from '../../web/state.js';
 
 const torch = await loadAttention();
@@ -102,6 +102,11 @@ for (const [what, settings] of Object.entries(SIZES)) {
 // The classes' forwards with each mistake of changes.js and in training mode (which the search compares in every
 // run with the class, and bounds by these models), against the core's (changes.js's make), under other seeds;
 // d_out = d_in = 3 lets nn.Linear's weight be used without .T.
+// (a minified build renames the section functions: the seed points' names must not come from them)
+test('the seed points are named by the sections’ written names, which are SECTIONS’ own', () => {
+  assert.deepEqual(SECTION_NAMES, SECTIONS.map((section) => section.name));
+});
+
 test('the models of the classes with each mistake and in training mode are the core’s', () => {
   for (const settings of [...Object.values(SIZES), { ...bookSettings(), d_out: 3, heads: 1, p: 0.5 }]) {
     const seeded = { ...settings, seed: 4321, seedV2: 77, inputSeed: 5 };
