@@ -82,6 +82,8 @@ test('16 heads: only the picked head’s table is built; a scrolled table names 
   assert.equal(await figure.locator('table.matrix').count(), 1, 'one table: the picked head’s');
   const box = figure.locator('.matrix-box').first();
   const cue = box.locator('.offscreen-columns');
+  // the cue is written for a table on screen: a big table out of sight is not laid out (content-visibility)
+  await box.scrollIntoViewIfNeeded();
   await page.waitForFunction((el) => el.textContent.startsWith('Off screen:'), await cue.elementHandle());
   // the cue names the columns whose heads are out of the box, and changes when the table scrolls
   const outOfBox = () => box.evaluate((b) => {
