@@ -36,7 +36,12 @@ class Rows {
   }
 }
 // rows are plain arrays: V8 makes small ones far faster than typed arrays
-const zeros = (n) => new Array(n).fill(0);
+const zeros = (n) => {
+  // (a loop: Array(n).fill(0) was the scan's costliest line in Chromium)
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = 0;
+  return out;
+};
 const fromFlat = (flat, count, width) => new Rows(count, width, (r) => flat.slice(r * width, (r + 1) * width));
 const scalar = (make) => new Rows(1, 1, () => Array.of(make()));
 const mapRows = (a, f, width = a.width) => new Rows(a.count, width, (r) => f(a.row(r), r));
@@ -51,6 +56,12 @@ const sum = (a) => {
   return s;
 };
 const scale = (by) => (row) => row.map((v) => v / by);
+// f(0), ..., f(count - 1) (a loop: Array.from({ length }) is slow in V8, and the scan makes these per seed)
+const times = (count, f) => {
+  const out = new Array(count);
+  for (let i = 0; i < count; i++) out[i] = f(i);
+  return out;
+};
 
 // x @ W for W (d_in x d_out, row-major), a torch.rand weight
 const project = (x, w, d_out) =>
@@ -80,17 +91,20 @@ const scores = (q, k, fill = null) =>
     for (let j = 0; j < k.count; j++) out[j] = fill !== null && j > r ? fill : dot(qr, k.row(j));
     return out;
   });
-// softmax over each row (-Infinity gives 0)
-function softmax(row) {
+// softmax over each row of numbers each divided by `by` first (-Infinity gives 0)
+function softmax(row, by = 1) {
+  const out = new Array(row.length);
   let max = -Infinity;
-  for (let j = 0; j < row.length; j++) if (row[j] > max) max = row[j];
-  const out = zeros(row.length);
+  for (let j = 0; j < row.length; j++) {
+    out[j] = by === 1 ? row[j] : row[j] / by;
+    if (out[j] > max) max = out[j];
+  }
   let s = 0;
-  for (let j = 0; j < row.length; j++) s += out[j] = Math.exp(row[j] - max);
+  for (let j = 0; j < row.length; j++) s += out[j] = Math.exp(out[j] - max);
   for (let j = 0; j < row.length; j++) out[j] /= s;
   return out;
 }
-const softmaxRows = (a, by = 1) => mapRows(a, (row) => softmax(by === 1 ? row : row.map((v) => v / by)));
+const softmaxRows = (a, by = 1) => mapRows(a, (row) => softmax(row, by));
 // weights @ v, reading only the value rows a nonzero weight takes
 const weighted = (w, v) =>
   mapRows(w, (row) => {
@@ -122,9 +136,14 @@ function transposed(a) {
 
 // softmax(masked q k.T / by): the first token sees only itself, so its row is 1 then 0s whatever its score (and
 // neither its query nor its key is drawn for it: most seeds are dropped on that row's numbers)
+const oneThenZeros = (n) => {
+  const out = zeros(n);
+  out[0] = 1;
+  return out;
+};
 function causalSoftmax(q, k, by) {
   const masked = scores(q, k, -Infinity);
-  return new Rows(q.count, k.count, (r) => (r === 0 ? zeros(k.count).fill(1, 0, 1) : softmax(masked.row(r).map((v) => v / by))));
+  return new Rows(q.count, k.count, (r) => (r === 0 ? oneThenZeros(k.count) : softmax(masked.row(r), by)));
 }
 
 /** Attention as the chapter's classes compute it: softmax(q k.T / sqrt(d_k)) (masked where causal), then @ v. */
@@ -365,7 +384,7 @@ class ChapterModel {
   wrapperHeads(width) {
     return this.get(width === 1 ? 'wrapper1' : 'wrapper', () => {
       const layers = this.linears(width === 1 ? 'narrow' : 'wrapper', 'seed', 0, width, this.s.qkv_bias, 3 * this.s.heads);
-      return Array.from({ length: this.s.heads }, (_, h) => {
+      return times(this.s.heads, (h) => {
         const [q, k, v] = this.projected(layers.slice(3 * h, 3 * h + 3), width);
         return attend(q, k, v, true).out;
       });
@@ -382,7 +401,7 @@ class ChapterModel {
       const layers = this.linears(point, 'seed', 0);
       const outProj = new LazyLinear(this, this.tag('seed', point), layers[2].end, d_out, d_out, true);
       const [q, k, v] = this.projected(layers);
-      const perHead = (t) => Array.from({ length: heads }, (_, h) => columns(t, h * hd, hd));
+      const perHead = (t) => times(heads, (h) => columns(t, h * hd, hd));
       const [qs, ks, vs] = [q, k, v].map(perHead);
       const scoresPerHead = qs.map((qh, h) => scores(qh, ks[h], -Infinity));
       const weights = qs.map((qh, h) => causalSoftmax(qh, ks[h], Math.sqrt(hd)));
@@ -583,7 +602,7 @@ const CLASS_FORWARDS = {
     if (!qkv) return null;
     const outProj = new LazyLinear(m, m.tag('seed', 'mha'), layers[2].end, d_out, d_out, true);
     const [q, k, v] = qkv;
-    const heads = Array.from({ length: m.s.heads }, (_, h) => attendAs(columns(q, h * hd, hd), columns(k, h * hd, hd), columns(v, h * hd, hd), { causal: true, batched: true, mistake }).out);
+    const heads = times(m.s.heads, (h) => attendAs(columns(q, h * hd, hd), columns(k, h * hd, hd), columns(v, h * hd, hd), { causal: true, batched: true, mistake }).out);
     return copies(linear(sideBySide(heads), outProj, d_out), 2);
   },
 };
@@ -602,7 +621,7 @@ function trainingForward(m, part, p) {
     const count = part === 'ca' ? 1 : heads;
     const layers = m.linears('training', 'seed', 0, d_out, m.s.qkv_bias, 3 * count);
     const maskDraws = dropoutDraws(2 * n * n, p, profile);
-    const perHead = Array.from({ length: count }, (_, h) => {
+    const perHead = times(count, (h) => {
       const [q, k, v] = m.projected(layers.slice(3 * h, 3 * h + 3));
       const { weights } = attendAs(q, k, v, { causal: true, batched: true });
       const keepAt = keeper(stream, layers[3 * count - 1].end + h * maskDraws, p, profile);
@@ -615,7 +634,7 @@ function trainingForward(m, part, p) {
   const outProj = new LazyLinear(m, m.tag('seed', 'training'), layers[2].end, d_out, d_out, true);
   const [q, k, v] = m.projected(layers);
   const keepAt = keeper(stream, outProj.end, p, profile);
-  const weights = Array.from({ length: heads }, (_, h) => attendAs(columns(q, h * hd, hd), columns(k, h * hd, hd), columns(v, h * hd, hd), { causal: true, batched: true }).weights);
+  const weights = times(heads, (h) => attendAs(columns(q, h * hd, hd), columns(k, h * hd, hd), columns(v, h * hd, hd), { causal: true, batched: true }).weights);
   return stacked([0, 1].map((b) => linear(sideBySide(weights.map((w, h) => weighted(dropIn(w, keepAt, 0, (b * heads + h) * n * n), columns(v, h * hd, hd)))), outProj, d_out)));
 }
 
@@ -661,6 +680,13 @@ const fitter = (marks) => (v, i) => {
   const { value, slack } = marks[i];
   return slack === 0 ? Object.is(v, value) || (Number.isNaN(v) && Number.isNaN(value)) : Math.abs(v - value) <= slack;
 };
+
+// whether every cell of `view` (paste cell i -> the result's flat index) may print as pasted (a loop that stops
+// at the first that cannot: most seeds stop at the first)
+function printsAs(values, view, fits) {
+  for (let i = 0; i < view.length; i++) if (!fits(values.at(view[i]), i)) return false;
+  return true;
+}
 
 // a draws change as the model's shift (a point it does not model: none)
 const shiftOf = (draws) => (draws ? { point: POINTS.get(draws.point), by: draws.count } : null);
@@ -749,7 +775,7 @@ export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, 
       const model = new ChapterModel(settings, inputs, streams, kept);
       for (const t of moved) {
         const values = model.result(t.name);
-        if (t.views.some((view) => view.every((at, i) => fits(values.at(at), i)))) candidates.push({ key, value, name: t.name });
+        if (t.views.some((view) => printsAs(values, view, fits))) candidates.push({ key, value, name: t.name });
       }
     }
   }

@@ -12,8 +12,10 @@ const TWO_53 = 2 ** -53;
 
 export class SeedStream {
   constructor() {
-    this.init = new Uint32Array(N); // the seeded state, filled up to initCount
-    this.first = new Uint32Array(N); // the first twisted block, word by word as asked for
+    // (words kept as Int32Array bits: V8 reads a Uint32Array's words above 2^31 as doubles; every use is a bit
+    // operation, and word() gives them unsigned)
+    this.init = new Int32Array(N); // the seeded state, filled up to initCount
+    this.first = new Int32Array(N); // the first twisted block, word by word as asked for
     this.firstDone = new Uint8Array(N);
     // later blocks, also word by word: word i of block b reads words i, i + 1 and i + 397 of block b - 1 (or,
     // from 227 on, word i - 227 of block b), so a dropout mask's element far into the stream costs a few words,
@@ -26,7 +28,7 @@ export class SeedStream {
 
   /** torch.manual_seed(value): only the low 32 bits seed (a negative value as its two's complement). */
   seed(value) {
-    this.init[0] = Number(BigInt.asUintN(32, BigInt(value)));
+    this.init[0] = Number.isSafeInteger(value) ? value >>> 0 : Number(BigInt.asUintN(32, BigInt(value)));
     this.initCount = 1;
     this.firstDone.fill(0);
     this.stamp++;
@@ -49,7 +51,7 @@ export class SeedStream {
     const next = i + 1 < N ? this.init[i + 1] : this.#firstWord(0);
     const far = i + M < N ? this.init[i + M] : this.#firstWord(i + M - N);
     const y = (this.init[i] & 0x80000000) | (next & 0x7fffffff);
-    const w = (far ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0)) >>> 0;
+    const w = far ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
     this.first[i] = w;
     this.firstDone[i] = 1;
     return w;
@@ -58,7 +60,7 @@ export class SeedStream {
   // word i of block b >= 1 (the b-th twist after the first), as the in-place twist leaves it
   #laterWord(b, i) {
     while (this.later.length < b) {
-      this.later.push(new Uint32Array(N));
+      this.later.push(new Int32Array(N));
       this.laterDone.push(new Uint32Array(N));
     }
     const words = this.later[b - 1];
@@ -68,7 +70,7 @@ export class SeedStream {
     const next = i + 1 < N ? word(i + 1) : this.#laterWord(b, 0);
     const far = i + M < N ? word(i + M) : this.#laterWord(b, i + M - N);
     const y = (word(i) & 0x80000000) | (next & 0x7fffffff);
-    const w = (far ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0)) >>> 0;
+    const w = far ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
     words[i] = w;
     done[i] = this.stamp;
     return w;
