@@ -131,6 +131,26 @@ function katexFaces() {
   };
 }
 
+// Around KaTeX's stylesheet in the single file's build (katexStyleBounds): inertChunks takes what lies between
+// them out of the page's stylesheet.
+const KATEX_STYLE_START = '.attention-katex-style-start{--attention-katex-style:start}';
+const KATEX_STYLE_END = '.attention-katex-style-end{--attention-katex-style:end}';
+
+/**
+ * The single file: KaTeX's stylesheet between two marker rules, so that inertChunks can carry it as inert text
+ * with KaTeX's script (its ten fonts are 186 KB of the 253 KB the browser would otherwise parse as CSS before
+ * the first paint).
+ */
+function katexStyleBounds() {
+  return {
+    name: 'attention:katex-style-bounds',
+    transform(css, id) {
+      if (!/katex(\.min)?\.css$/.test(id.split('?')[0])) return null;
+      return `${KATEX_STYLE_START}\n${css}\n${KATEX_STYLE_END}\n`;
+    },
+  };
+}
+
 /** Pyodide beside the pages as pyodide/ (the notebook's default): served in dev, copied by the build. */
 function pyodideFolder() {
   return {
@@ -286,18 +306,53 @@ function inertChunks() {
           return code;
         };
         const tag = new RegExp(`<script type="module" crossorigin src="\\./${entry.fileName.replaceAll('.', '\\.')}"></script>`);
-        const html = String(page.source);
+        const { html, katexStyle } = withoutKatexStyle(String(page.source));
         if (!tag.test(html)) throw new Error(`inert-chunks: attention-lab.html has no script tag for ${entry.fileName}`);
-        const inert = later.map((chunk) => `<script type="text/plain" data-chunk="${chunk.fileName}">${rewrite(chunk)}</script>`);
-        // the module last in the body and async: run once compiled, not after the rest of the file is parsed (the
-        // elements it reads come before it), and compiled after the boot script has begun inflating the core
+        // KaTeX's stylesheet goes with the chunk that imports it, made a <style> when that chunk is imported
+        const katexChunk = later.find((chunk) => chunk.moduleIds.some((id) => /[\\/]katex(\.min)?\.css$/.test(id.split('?')[0])));
+        if (!katexChunk) throw new Error("inert-chunks: no later chunk imports KaTeX's stylesheet");
+        if (/<\/script|<!--/i.test(katexStyle)) throw new Error("inert-chunks: KaTeX's stylesheet cannot be carried in a script element");
+        const inert = [
+          `<script type="text/plain" data-style-of="${katexChunk.fileName}">${katexStyle}</script>`,
+          ...later.map((chunk) => `<script type="text/plain" data-chunk="${chunk.fileName}">${rewrite(chunk)}</script>`),
+        ];
+        // The module last in the body and async: run once compiled, not after the rest of the file is parsed (the
+        // elements it reads come before it), and compiled after the boot script has begun inflating the core.
+        // Nothing is rendered until the file is parsed (rel=expect on its last element): the module, which runs
+        // while the inert text is still being read, draws the first step before the first frame, instead of a
+        // frame of "Loading…" (its style, layout and font lookups) before it. In a browser without rel=expect, or
+        // if the core is not compiled by then, "Loading…" is painted first, as before.
         page.source = html
           .replace(tag, '')
-          .replace('</body>', () => `  <script>\n${loader}</script>\n    <script type="module" async>${rewrite(entry)}</script>\n    ${inert.join('\n    ')}\n  </body>`);
+          .replace('</head>', () => `  <link rel="expect" href="#${FILE_END}" blocking="render" />\n  </head>`)
+          .replace('</body>', () => `  <script>\n${loader}</script>\n    <script type="module" async>${rewrite(entry)}</script>\n    ${inert.join('\n    ')}\n    <template id="${FILE_END}"></template>\n  </body>`);
         for (const chunk of chunks) delete bundle[chunk.fileName];
       },
     },
   };
+}
+
+// The single file's last element, which its first frame waits for (inertChunks).
+const FILE_END = 'end-of-file';
+
+/**
+ * The single file's page with KaTeX's stylesheet (between the marker rules katexStyleBounds adds) taken out of
+ * its inline stylesheet: both returned, the markers dropped. KaTeX's is the last part of that stylesheet (the
+ * chunk it comes with is imported last), so a <style> added after it later keeps the order of the rules.
+ */
+function withoutKatexStyle(html) {
+  const style = /(<style\b[^>]*>)([\s\S]*?)(<\/style>)/.exec(html);
+  const css = style?.[2] ?? '';
+  const start = css.indexOf(KATEX_STYLE_START);
+  const end = css.indexOf(KATEX_STYLE_END);
+  if (start < 0 || end < start || css.indexOf(KATEX_STYLE_START, start + 1) >= 0 || css.indexOf(KATEX_STYLE_END, end + 1) >= 0) {
+    throw new Error("inert-chunks: KaTeX's stylesheet is not marked once in the page's stylesheet");
+  }
+  const after = css.slice(end + KATEX_STYLE_END.length);
+  if (after.replace(/\/\*[^*]*\*\//g, '').trim()) throw new Error(`inert-chunks: rules after KaTeX's stylesheet (${after.slice(0, 80)}), whose order would change`);
+  const page = css.slice(0, start) + after;
+  const katexStyle = css.slice(start + KATEX_STYLE_START.length, end).trim();
+  return { html: html.slice(0, style.index) + style[1] + page + style[3] + html.slice(style.index + style[0].length), katexStyle };
 }
 
 /** After inlining: a policy that allows exactly the inline scripts and styles, by their SHA-256. */
@@ -315,7 +370,8 @@ function hashedPolicy() {
           const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/type="text\/plain"/.test(m[1])).map((m) => sha256(m[2]));
           // blob: for the chunks web/boot-chunks.js makes modules of (only the file's own code can make a blob: URL)
           const chunks = /<script type="text\/plain" data-chunk=/.test(html) ? ' blob:' : '';
-          const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1]));
+          // and the stylesheets carried as text for a later chunk (inertChunks), made <style> elements as they are
+          const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>|<script type="text\/plain" data-style-of="[^"]*">([\s\S]*?)<\/script>/g)].map((m) => sha256(m[1] ?? m[2]));
           const policy = [
             "default-src 'none'",
             `script-src ${scripts.join(' ')}${chunks} 'wasm-unsafe-eval'`,
@@ -375,7 +431,7 @@ export default defineConfig(({ mode }) =>
         ...shared,
         publicDir: false,
         // the plugin inlines the stylesheet only; the chunks are carried by inertChunks()
-        plugins: [katexFaces(), singleFileEdition(), viteSingleFile({ useRecommendedBuildConfig: false, inlinePattern: ['*.css'], outputFileName: 'attention-lab.html' }), inertChunks(), hashedPolicy()],
+        plugins: [katexFaces(), katexStyleBounds(), singleFileEdition(), viteSingleFile({ useRecommendedBuildConfig: false, inlinePattern: ['*.css'], outputFileName: 'attention-lab.html' }), inertChunks(), hashedPolicy()],
         build: {
           ...shared.build,
           outDir: here('dist'),

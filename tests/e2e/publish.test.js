@@ -191,6 +191,16 @@ test('dist/attention-lab.html: one file, its script and styles allowed by hash',
   assert.match(modules[0][2], /performance\.mark\(`page:first-step`\)/, 'the page’s module');
   assert.doesNotMatch(modules[0][2], /KaTeX parse error/, 'KaTeX in the page’s module');
   assert.ok(inert.some(([attributes, , code]) => /data-chunk="katex-[\w-]+\.js"/.test(attributes) && /KaTeX parse error/.test(code)), 'KaTeX, inert');
+  // KaTeX's stylesheet (its fonts) too, carried beside its chunk and made a <style> with it; every style allowed by hash
+  const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+  const carried = inert.filter(([attributes]) => /data-style-of="katex-[\w-]+\.js"/.test(attributes)).map(([, , css]) => css);
+  assert.equal(carried.length, 1, "KaTeX's stylesheet carried as text once");
+  assert.match(carried[0], /@font-face\{[^}]*font-family:KaTeX_Main/);
+  assert.ok(styles.length === 1 && !/@font-face|KaTeX_|\.katex\{/.test(styles[0]), "KaTeX's rules or fonts in the page's own stylesheet");
+  assert.deepEqual(d.get('style-src').sort(), [...styles, ...carried].map(sha256).sort(), 'one hash per style, the carried one included');
+  // no frame is rendered before the file is parsed (its last element), so the module's first step is the first frame
+  assert.match(html, /<link rel="expect" href="#end-of-file" blocking="render" \/>\s*<\/head>/);
+  assert.match(html, /<template id="end-of-file"><\/template>\s*<\/body>/);
   // the SIMD build, gzipped on the boot script's tag (compiled as the page is parsed), and no other
   const cores = [...html.matchAll(/ data-core-gzip="([^"]*)"/g)];
   assert.equal(cores.length, 1, 'the SIMD build is inlined once');
@@ -210,6 +220,14 @@ test('dist/attention-lab.html from file:// with the network off: numbers, formul
     await waitForStep(page, step.id);
   }
   await page.locator(`${stepSelector(STEPS[4].id)} .katex`).first().waitFor();
+  // KaTeX's stylesheet, made a <style> as KaTeX was imported, is in force: its fonts are used
+  const katexStyle = await page.evaluate(async () => {
+    await document.fonts.ready;
+    const main = [...document.fonts].some((face) => face.family.replace(/"/g, '') === 'KaTeX_Main' && face.status === 'loaded');
+    return { font: getComputedStyle(document.querySelector('.katex')).fontFamily, main };
+  });
+  assert.match(katexStyle.font, /^KaTeX_Main\b/, "KaTeX's stylesheet applies");
+  assert.ok(katexStyle.main, 'KaTeX_Main is loaded');
   assert.equal(await page.locator('.needs-site').first().isVisible(), false, 'the bench and notebook links are hidden');
   // the search runs in the page here (no worker from file://): the step's own numbers pasted are named as the page's
   const details = page.locator(`${stepSelector(STEPS[4].id)} [data-diagnose]`);
