@@ -62,6 +62,8 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   const labels = await weights.evaluate((table) => [table === window.tableBeforeEdit, table.querySelectorAll('thead th')[2].textContent, table.querySelectorAll('tbody th')[2].textContent]);
   assert.deepEqual(labels, [true, 'word3abcdef', 'word3abcdef']);
   assert.match(await step.getAttribute('data-python'), /word3abcdef/);
+  // the table in view first (a big table out of sight is not laid out: the click would scroll only as far as its cell)
+  await weights.scrollIntoViewIfNeeded();
   await weights.locator('td.cell[data-index="0,0,2,1"]').click();
   await page.waitForFunction(() => document.getElementById('take-apart').textContent.includes('“word3abcdef”'));
 

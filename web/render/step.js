@@ -35,10 +35,22 @@ const LEGEND = {
 function notebookLink(step, settings, script) {
   const link = h('a', { class: 'notebook-link needs-site', href: './notebook.html', 'data-notebook-step': step.id },
     'Run this code yourself in the Python notebook →');
-  notebookHash(cellsForStep(step.id, settings), settings.profile).then((hash) => {
-    link.href = `./notebook.html${hash}`;
-    link.dataset.ready = 'true';
-  });
+  // Made once the page is idle after the frame that shows the step (or at once when the pointer or the focus
+  // comes to the link), not in that frame: compressing costs a keystroke a few ms, and a link an edit
+  // replaced before then is never made.
+  let asked = false;
+  const make = () => {
+    if (asked || !link.isConnected) return;
+    asked = true;
+    notebookHash(cellsForStep(step.id, settings), settings.profile).then((hash) => {
+      link.href = `./notebook.html${hash}`;
+      link.dataset.ready = 'true';
+    });
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(make, { timeout: 1000 });
+  else setTimeout(make, 50);
+  link.addEventListener('pointerenter', make);
+  link.addEventListener('focus', make);
   const status = h('span', { class: 'copy-status', role: 'status' });
   const copy = h('button', { type: 'button', class: 'button quiet small copy-python' }, 'Copy as PyTorch');
   copy.addEventListener('click', async () => {
