@@ -518,7 +518,8 @@ async function main() {
       const r = inputs[size];
       const parts = (o) => Object.entries(o ?? {}).map(([k, v]) => `${k} ${v}`).join(', ');
       lines.push(`  ${size.padEnd(9)} cold link ${r.coldMs} ms (${parts(r.partsMs.cold)}); keystroke ${r.keystrokeMs} ms (${parts(r.partsMs.keystroke)}); ` +
-        `seed ${r.seedMs} ms (${parts(r.partsMs.seed)}); main-thread CPU: keystroke ${r.keystrokeCpuMs} ms, seed ${r.seedCpuMs} ms`);
+        `seed ${r.seedMs} ms (${parts(r.partsMs.seed)}); off-screen figures drawn too: keystroke ${r.keystrokeSettledMs} ms, seed ${r.seedSettledMs} ms; ` +
+        `main-thread CPU: keystroke ${r.keystrokeCpuMs} ms, seed ${r.seedCpuMs} ms (until shown ${r.shownCpuMs.keystroke}, ${r.shownCpuMs.seed})`);
     }
     lines.push('');
   }

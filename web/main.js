@@ -19,7 +19,8 @@ import { writeHash, writeEdit, endEdit } from './app/history.js';
 import { installDrawer } from './app/drawer.js';
 import { shownValues, showUpdated, scrollBehavior } from './app/highlight.js';
 import { warmUpNotebook } from './app/warm-up.js';
-import { showStep } from './app/patch.js';
+import { showStep, showLater, watchFigures, figuresOffScreen } from './app/patch.js';
+import { computeFirst } from './app/compute.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -47,7 +48,7 @@ const state = {
   computeFields: [], // the settings that message is about
   linkNotice: null,
   answers: {}, // the questions answered, { questionId: guess }: in the link, which can share a quiz (render/predict.js)
-  finishChapter: null, // while the page starts: computes the sections the first step did not need (startChapter)
+  finishChapter: null, // computes the sections the step shown did not need: while the page starts (startChapter), after a seed edit (computeFirst)
   openBooks: new Set(),
   openMistakes: new Set(), // the "What if…" switches that are on
 };
@@ -121,11 +122,16 @@ function timed(name, fn) {
   }
 }
 
-/** The chapter for `settings`; with `first` (result names), the part that makes them, and finish() for the rest. */
-function compute(settings, first = null) {
+/**
+ * The chapter for `settings`; with `first` (result names), the part that makes them, and finish() for the rest:
+ * the sections up to the last that `first` needs, or with `seedEdit` (settings that differ from those computed
+ * last in seeds only, so that no section can reject them) only the sections `first` needs.
+ */
+function compute(settings, first = null, { seedEdit = false } = {}) {
   try {
     const { results, finish = null } = timed('page:compute', () =>
-      first ? chapter.startChapter(torch, settings, first) : { results: chapter.computeChapter(torch, settings) });
+      !first ? { results: chapter.computeChapter(torch, settings) }
+        : seedEdit ? computeFirst(torch, settings, first) : chapter.startChapter(torch, settings, first));
     // Drawn embeddings: the settings keep the numbers drawn, for the form and the code to show them.
     if (settings.inputs !== 'typed') settings.embeddings = results.inputs.values.map((row) => [...row]);
     return { results, finish };
@@ -135,6 +141,9 @@ function compute(settings, first = null) {
     return { error: `Unexpected error: ${error?.message ?? error}`, fields: [] };
   }
 }
+
+/** The results a step needs drawn at once: those it shows and those its picture draws, and the inputs. */
+const firstResults = (step, settings) => [...shownResults(step, settings), step.context, step.weights, 'inputs'].filter(Boolean);
 
 /** Settings from a link, with anything unreadable or invalid replaced by the book's value (and a notice naming it). */
 function fromLink({ settings, dropped }) {
@@ -167,7 +176,7 @@ function fromLocation({ initial = false, start = false, hash = location.hash } =
     state.linkNotice = withStepNotice(notice) ?? (initial ? null : 'These are the settings of this point in the page’s history: Back and Forward undo and redo settings changes as well as steps.');
     endEdit();
     const step = STEPS[stepIndex(id)];
-    let outcome = compute(settings, start ? [...shownResults(step, settings), step.context, step.weights, 'inputs'].filter(Boolean) : null);
+    let outcome = compute(settings, start ? firstResults(step, settings) : null);
     if (outcome.error && outcome.fields.length) {
       // A link whose combination a module rejects: the book's value for what it names, and why.
       for (const key of outcome.fields) settings[key] = BOOK[key];
@@ -230,17 +239,27 @@ function announce(text) {
 // ---------------------------------------------------------------- drawing
 
 let revealedStep = null; // the step the contents were last scrolled to
+// The figures an edit left for after its frame, [figure, draw()] (app/patch.js showLater), until drawn.
+let laterFigures = null;
 
 /** renamed: the results are the ones shown, with only words renamed (their figures get new labels, not drawn). */
 /** panels: the contents, the settings and the step buttons too (the page's first step is painted without them). */
-function render({ writeForm, renamed = false, panels = true }) {
+/** offScreen: the names of the figures off screen, drawn after this frame (an edit that stays on its step). */
+function render({ writeForm, renamed = false, panels = true, offScreen = null }) {
+  if (laterFigures) {
+    // an earlier edit's figures still to draw: this edit draws them anew (now or later), another step replaces
+    // them; anything else draws them first, so that no figure keeps the last numbers
+    const figures = laterFigures;
+    laterFigures = null;
+    if (!offScreen && els.step.firstElementChild?.dataset.step === state.step) showLater(figures);
+  }
   const index = stepIndex(state.step);
   // its title, prose and formulas that name sizes, written for these settings
   const step = resolveStep(STEPS[index], state.settings);
   takeApart.hide();
   const book = isBook(state.settings);
   const drawStart = performance.now();
-  const draw = (keepFigures) => {
+  const draw = (keepFigures, later = null) => {
     try {
       return renderStep(step, {
         results: state.results,
@@ -254,6 +273,7 @@ function render({ writeForm, renamed = false, panels = true }) {
         onBookToggle: (name, open) => (open ? state.openBooks.add(name) : state.openBooks.delete(name)),
         printInFull,
         renamed: keepFigures,
+        later,
         answers: state.answers,
         onAnswer,
       });
@@ -266,8 +286,13 @@ function render({ writeForm, renamed = false, panels = true }) {
       );
     }
   };
-  // the same step for other numbers: updated in place; with figures kept only where the step shows them
-  const article = (renamed && showStep(els.step, draw(true))) || showStep(els.step, draw(false));
+  // the same step for other numbers: updated in place; with figures kept, or left for later, only where the
+  // step shows them
+  const later = [];
+  const article = (renamed && showStep(els.step, draw(true))) || (offScreen?.size && showStep(els.step, draw(false, offScreen), later)) ||
+    showStep(els.step, draw(false));
+  if (later.length) laterFigures = later;
+  watchFigures(els.step);
   watchLedes(els.step);
   watchScrollers();
   performance.measure('page:draw-step', { start: drawStart, end: performance.now() });
@@ -302,14 +327,17 @@ function renderPanels({ writeForm, article }) {
     computeError: state.computeError,
     computeFields: state.computeFields,
     relevant: step.controls ?? [],
-    bookMarks: {
-      match: article.querySelectorAll('[data-book="match"]').length,
-      differs: article.querySelectorAll('[data-book="differs"]').length,
-    },
+    bookMarks: bookMarks(article),
   });
   renderNav(steps, index);
   performance.measure('page:draw-panels', { start: panelsStart, end: performance.now() });
 }
+
+/** How many of the step's tensors match the book's printout and how many differ. */
+const bookMarks = (article) => ({
+  match: article.querySelectorAll('[data-book="match"]').length,
+  differs: article.querySelectorAll('[data-book="differs"]').length,
+});
 
 /** str(torch.tensor(values)) with torch.set_printoptions(profile='full'), then the defaults again (the page's printouts use them); null if it fails. */
 function printInFull(values) {
@@ -498,7 +526,9 @@ function onSettingsInput(event) {
       return;
     }
     renamed = !state.computeError && renameWords(settings);
-    const outcome = renamed ? {} : compute(settings);
+    // a seed edit computes first what the step shows (and what that reads), the rest once the step is painted
+    const seedEdit = !state.computeError && !renamed && sameSettings({ ...settings, inputSeed: state.settings.inputSeed, seed: state.settings.seed, seedV2: state.settings.seedV2 }, state.settings);
+    const outcome = renamed ? {} : compute(settings, seedEdit ? firstResults(STEPS[stepIndex(state.step)], settings) : null, { seedEdit });
     if (outcome.error) {
       state.computeError = outcome.error;
       state.computeFields = outcome.fields;
@@ -506,6 +536,7 @@ function onSettingsInput(event) {
       if (!renamed) {
         state.settings = settings;
         state.results = outcome.results;
+        state.finishChapter = outcome.finish;
       }
       state.computeError = null;
       state.computeFields = [];
@@ -516,8 +547,53 @@ function onSettingsInput(event) {
     endEdit();
   }
   const before = timed('page:highlight', () => shownValues(els.step));
-  render({ writeForm: false, renamed });
-  timed('page:highlight', () => showUpdated(before, { step: els.step, settings: els.settings, nav: els.prev.closest('.step-nav'), drawerOpen: drawer.isOpen() }));
+  // A computing edit draws the figures on screen first and those off screen once that frame is painted.
+  const computed = !renamed && !state.computeError && Object.keys(errors).length === 0;
+  render({ writeForm: false, renamed, offScreen: computed ? figuresOffScreen(els.step) : null });
+  const outlined = timed('page:highlight', () => showUpdated(before, highlighted()));
+  if (laterFigures) drawLater(laterFigures, outlined);
+  if (state.finishChapter) finishLater(state.finishChapter, state.results);
+}
+
+const highlighted = () => ({ step: els.step, settings: els.settings, nav: els.prev.closest('.step-nav'), drawerOpen: drawer.isOpen() });
+// in idle time, or at once where the browser has no idle callbacks
+const whenIdle = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 100 }) : setTimeout(fn));
+
+/**
+ * Computes the rest of the chapter after a seed edit (compute), in idle time once its step is painted, unless
+ * other results have replaced those it finishes by then.
+ */
+function finishLater(finish, results) {
+  afterPaint().then(() => whenIdle(() => {
+    if (state.finishChapter !== finish || state.results !== results) return;
+    state.finishChapter = null;
+    try {
+      state.results = timed('page:compute-rest', finish);
+    } catch {
+      // no section rejects a seed, but if one does: the whole chapter again from the link, as a link is computed
+      state.results = null;
+      fromLocation({ initial: true });
+    }
+  }));
+}
+
+/**
+ * Draws an edit's off-screen figures once its frame is painted, in idle time, unless another render took them
+ * first (a keystroke more: that edit draws them). Outlined as changed as the others were; scrolled to only if
+ * none of those changed.
+ */
+function drawLater(figures, outlined) {
+  afterPaint().then(() => whenIdle(() => {
+    if (laterFigures !== figures) return;
+    laterFigures = null;
+    const before = new Map(figures.map(([figure]) => [figure.dataset.tensor, figure.dataset.values]));
+    const article = els.step.firstElementChild;
+    const marks = JSON.stringify(bookMarks(article));
+    timed('page:draw-later', () => showLater(figures));
+    showUpdated(before, { ...highlighted(), scroll: !outlined });
+    // the settings say whether the step's numbers match the book's: written again if a figure drawn now changed that
+    if (JSON.stringify(bookMarks(article)) !== marks) renderPanels({ writeForm: false, article });
+  }));
 }
 
 /**
@@ -545,6 +621,7 @@ function onAnswer(id, guess) {
 function resetToBook() {
   state.settings = bookSettings();
   state.results = compute(state.settings).results;
+  state.finishChapter = null;
   state.formErrors = {};
   state.computeError = null;
   state.computeFields = [];

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertNoProblems, closePage, firstDifference, newPage, openAt, reference, sameNumbers, siteForTests, stepSelector, tensorValues } from './harness.mjs';
+import { assertNoProblems, closePage, firstDifference, newPage, openAt, reference, sameNumbers, siteForTests, stepSelector, tensorValues, waitForSettled } from './harness.mjs';
 import { printedElements } from '../../web/render/matrix.js';
 import { computeChapter } from '../../web/chapter/index.js';
 import { loadAttention } from '../../wasm/index.js';
@@ -29,6 +29,7 @@ async function assertShowsSettings(page, id) {
 
 /** Every cell drawn on the step writes its tensor's value (cells an edit rewrote in place, app/patch.js, included). */
 async function assertCellsShowValues(page, id) {
+  await waitForSettled(page);
   const wrong = await page.locator(`${stepSelector(id)} figure[data-tensor]`).evaluateAll((figures) => figures.flatMap((figure) => {
     const shape = figure.dataset.shape.split(',').map(Number);
     const values = JSON.parse(figure.dataset.values).map(Number);
@@ -67,12 +68,24 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   await weights.locator('td.cell[data-index="0,0,2,1"]').click();
   await page.waitForFunction(() => document.getElementById('take-apart').textContent.includes('“word3abcdef”'));
 
+  // the figures off screen (the take-apart above brought the weights into view) are drawn after the rest, busy until then
+  const offScreen = await page.evaluate(() => {
+    window.drawnLater = new Set();
+    new MutationObserver((seen) => seen.forEach(({ target }) => target.getAttribute('aria-busy') === 'true' && window.drawnLater.add(target.dataset.tensor)))
+      .observe(document.getElementById('step'), { subtree: true, attributeFilter: ['aria-busy'] });
+    return [...document.querySelectorAll('#step figure.result[data-tensor]')].filter((figure) => {
+      const { top, bottom } = figure.getBoundingClientRect();
+      return bottom < 0 || top > innerHeight;
+    }).map((figure) => figure.dataset.tensor);
+  });
+  assert.equal(offScreen.length, 1, 'one of the two figures is off screen');
   await page.locator('#inputSeed').selectText();
   await page.keyboard.type('4242', { delay: 0 });
   await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('inputSeed') === '4242');
   assert.equal(settingsOf(page).inputSeed, 4242);
   await assertShowsSettings(page, id);
   await assertCellsShowValues(page, id);
+  assert.deepEqual(await page.evaluate(() => [...window.drawnLater]), offScreen);
   assertNoProblems(page);
   await closePage(page);
 });

@@ -162,8 +162,14 @@ export async function openAt(page, base, stepId, settings = bookSettings()) {
   await waitForStep(page, stepId);
 }
 
+/** Waits until the step holds no figure that an edit draws after its frame (off screen then: aria-busy, app/patch.js). */
+export async function waitForSettled(page, timeout = RENDER_TIMEOUT) {
+  await page.waitForFunction(() => !document.querySelector('#step [aria-busy="true"]'), undefined, { timeout });
+}
+
 /** Every displayed tensor of a step: name, shape, values (parsed), book mark ('match' | 'differs' | null). */
 export async function readTensors(page, stepId) {
+  await waitForSettled(page);
   return page.evaluate((sel) => {
     const step = document.querySelector(sel);
     return [...step.querySelectorAll('[data-tensor]')].map((el) => {
@@ -189,6 +195,7 @@ export async function readTensors(page, stepId) {
 
 /** The parsed data-values of one tensor on a step (the first element with that name). */
 export async function tensorValues(page, stepId, name) {
+  await waitForSettled(page);
   const text = await page.locator(`${stepSelector(stepId)} [data-tensor="${name}"]`).first().getAttribute('data-values');
   return text ? JSON.parse(text) : null;
 }

@@ -11,12 +11,13 @@ export function shownValues(step) {
 
 /**
  * Marks the tensors whose values differ from `before` (shownValues() before the edit) and scrolls the first
- * into view if it is not in view already. Where it is is read in the next frame, once the browser has laid
- * the step out for this one: reading it at once would lay the page out twice per edit.
- * @param {{ step: HTMLElement, settings: HTMLElement, nav: HTMLElement, drawerOpen: boolean }} page
+ * into view if it is not in view already (unless `scroll` is false: an earlier part of the same edit did).
+ * Where it is is read in the next frame, once the browser has laid the step out for this one: reading it at
+ * once would lay the page out twice per edit. Returns whether any tensor was marked.
+ * @param {{ step: HTMLElement, settings: HTMLElement, nav: HTMLElement, drawerOpen: boolean, scroll?: boolean }} page
  *        nav: the step bar at the foot of the screen
  */
-export function showUpdated(before, { step, settings, nav, drawerOpen }) {
+export function showUpdated(before, { step, settings, nav, drawerOpen, scroll = true }) {
   const changed = [...step.querySelectorAll('[data-tensor]')].filter(
     (el) => before.has(el.dataset.tensor) && before.get(el.dataset.tensor) !== el.dataset.values,
   );
@@ -26,7 +27,8 @@ export function showUpdated(before, { step, settings, nav, drawerOpen }) {
     if (el.classList.contains('is-updated')) el.classList.toggle('is-updated-again');
     el.classList.add('is-updated');
   }
-  if (changed.length) requestAnimationFrame(() => bringIntoView(changed, { step, settings, nav, drawerOpen }));
+  if (changed.length && scroll) requestAnimationFrame(() => bringIntoView(changed, { step, settings, nav, drawerOpen }));
+  return changed.length > 0;
 }
 
 function bringIntoView(changed, { step, settings, nav, drawerOpen }) {

@@ -23,13 +23,15 @@ const TABLE_PARTS = new Set(['TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH']);
 /**
  * Shows `next` (a step just drawn) in `host`: in place of the step there if it is the same step drawn for other
  * numbers, else as a new step. Returns the article now shown, or null when `next` keeps figures (words renamed:
- * render/matrix.js keptFigure) that the step shown does not have in the same places: it must be drawn whole.
+ * render/matrix.js keptFigure) or leaves figures for later (render/step.js laterFigure) that the step shown does
+ * not have in the same places: it must be drawn whole. `later` receives the figures left for later, as
+ * [figure shown, draw()], each shown meanwhile as it was, with aria-busy (showLater draws them).
  */
-export function showStep(host, next) {
+export function showStep(host, next, later = []) {
   const shown = host.firstElementChild;
   const same = shown && shown.tagName === next.tagName && shown.dataset.step === next.dataset.step &&
     !shown.querySelector(HOLDS_FIGURES) && !next.querySelector(HOLDS_FIGURES);
-  const kept = [...next.querySelectorAll(':scope > .results > figure[data-kept]')];
+  const kept = [...next.querySelectorAll(':scope > .results > figure[data-kept], :scope > .results > figure[data-later]')];
   if (kept.length && !(same && keepsFigures(shown, next, kept))) return null;
   if (!same) {
     host.replaceChildren(next);
@@ -40,6 +42,11 @@ export function showStep(host, next) {
     onBeforeElUpdated: (from, to) => {
       if (to.result && to.hasAttribute('data-kept')) {
         relabel(from, to.result); // the same numbers: only the words in its labels are written
+        return false;
+      }
+      if (to.draw && to.hasAttribute('data-later')) {
+        from.setAttribute('aria-busy', 'true'); // its numbers are the last ones until showLater
+        later.push([from, to.draw]);
         return false;
       }
       // morphdom goes top down and only into what is kept: below a figure's top, everything is the figure's
@@ -56,6 +63,56 @@ export function showStep(host, next) {
     onElUpdated: (el) => el.paint?.(el),
   });
   return shown;
+}
+
+/**
+ * Draws the figures showStep left for later (`later`, as it filled it) into them, the same way as an edit
+ * updates a figure in place; one whose figure is no longer on the page is skipped.
+ */
+export function showLater(later) {
+  for (const [figure, draw] of later) {
+    if (!figure.isConnected) continue;
+    morphdom(figure, draw(), {
+      getNodeKey: () => null,
+      // everything below a figure's top is the figure's (its aria-busy goes with the attributes the drawing lacks)
+      onBeforeElUpdated: (from, to) => {
+        if (from.classList[0] === to.classList[0]) return keep(from, to);
+        from.replaceWith(to);
+        return false;
+      },
+      onElUpdated: (el) => el.paint?.(el),
+    });
+  }
+}
+
+// Which of the step's figures are on screen, as an IntersectionObserver reports it once the browser has laid
+// them out: reading their places when an edit starts would lay the page out an extra time, before the edit
+// has written anything. A figure with no report yet counts as on screen.
+const onScreen = new Map(); // figure -> whether it is on screen
+const screenWatch = typeof IntersectionObserver === 'function'
+  ? new IntersectionObserver((entries) => entries.forEach((e) => onScreen.has(e.target) && onScreen.set(e.target, e.isIntersecting)))
+  : null;
+const resultFigures = (host) => host.querySelectorAll(':scope > article > section.results > figure.result[data-tensor]');
+
+/** Watches the results' figures of the step now drawn (those of a step drawn before are let go). */
+export function watchFigures(host) {
+  if (!screenWatch) return;
+  for (const figure of onScreen.keys()) {
+    if (!figure.isConnected) {
+      screenWatch.unobserve(figure);
+      onScreen.delete(figure);
+    }
+  }
+  for (const figure of resultFigures(host)) {
+    if (onScreen.has(figure)) continue;
+    onScreen.set(figure, true);
+    screenWatch.observe(figure);
+  }
+}
+
+/** The names of the results' figures of the step shown that are off screen, for an edit to draw them last. */
+export function figuresOffScreen(host) {
+  return new Set([...resultFigures(host)].filter((figure) => onScreen.get(figure) === false).map((figure) => figure.dataset.tensor));
 }
 
 /** Whether each kept figure of `next` has the figure it stands for, drawn, at its place in `shown`. */

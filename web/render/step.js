@@ -69,8 +69,16 @@ function notebookLink(step, settings, script) {
  * @param {{ results: object, settings: object, isBook: boolean, index: number, total: number, katex: object | null,
  *           openBooks: Set<string>, onBookToggle: Function, renamed?: boolean, answers?: object, onAnswer?: Function }} view
  *        renamed: the results are those shown, with words renamed: their figures are placeholders (keptFigure)
+ *        later: names of results off screen, drawn once the rest of the step is on screen: placeholders (laterFigure)
  *        answers: the questions answered ({ questionId: guess }); onAnswer(id, guess): one answered (render/predict.js)
  */
+/** In place of a result's figure that is drawn after the step is painted (app/patch.js): draw() makes it. */
+function laterFigure(result, view) {
+  const stub = h('figure', { class: 'result', 'data-tensor': result.name, 'data-later': '' });
+  stub.draw = () => renderResult(result, view);
+  return stub;
+}
+
 export function renderStep(step, view) {
   const { results, settings } = view;
   const script = scriptForStep(step.id, settings);
@@ -113,7 +121,7 @@ export function renderStep(step, view) {
       if (r.missing) {
         append(section, h('p', { class: 'notice is-error' }, `No result named “${r.missing}” (check the step’s show list).`));
       } else if (Array.isArray(r.shape)) {
-        append(section, keepFigures ? keptFigure(r) : renderResult(r, view));
+        append(section, keepFigures ? keptFigure(r) : view.later?.has(r.name) ? laterFigure(r, view) : renderResult(r, view));
       } else if ('value' in r) {
         append(section, renderValue(r));
       }
