@@ -168,10 +168,21 @@ function showOutput(cell, { output, error }) {
 
 let stopsWhileLoading = 0; // Stops pressed before Python was ready: the cells waiting for it then do not run
 
+const whenNoneRun = []; // called once no cell is queued or running
 function setBusy(delta) {
   running += delta;
   els.stop.disabled = running === 0;
   document.documentElement.dataset.running = String(running > 0);
+  if (running === 0) whenNoneRun.splice(0).forEach((then) => then());
+}
+
+/** Resolves once the cells queued or running have finished, or after `ms` of a cell that runs on. */
+function cellsDone(ms) {
+  return new Promise((resolve) => {
+    if (running === 0) return resolve();
+    whenNoneRun.push(resolve);
+    setTimeout(resolve, ms);
+  });
 }
 
 async function runCell(cell, { advance = false } = {}) {
@@ -743,7 +754,9 @@ async function start() {
   status(`Python ready (${notebook.backend}${{ given: ', restored from the snapshot this browser keeps', build: ", restored from the site's snapshot" }[notebook.restoredFrom] ?? ''}). ${notebook.interruptible ? '' : 'Stop restarts Python on this host.'}`);
   showMode();
   document.documentElement.dataset.ready = 'python';
-  keepSiteOffline();
+  // The cells run while Python started come first: keeping the site (some 20 files fetched and written to the
+  // cache on a first visit) would share the two cores with their first run.
+  cellsDone(5000).then(keepSiteOffline);
 }
 
 /**
