@@ -9,7 +9,7 @@
 import { STEPS } from '../web/steps/index.js';
 import { ChapterRun } from './chapter-run.js';
 import { compareResult } from './compare.js';
-import { scanSeeds, mayPrintMore } from './seed-scan.js';
+import { scanSeeds, seedScanner, mayPrintMore } from './seed-scan.js';
 import { COMMON_SEEDS, SEED_RANGE, DERIVED_MISTAKES, CLASS_MISTAKES, trainingTargets, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
 
 /**
@@ -35,44 +35,125 @@ export function targetsOf(stepId = null, settings = null) {
 
 export async function search(torch, settings, paste, { step = null } = {}) {
   const run = new ChapterRun(torch, settings);
+  const ongoing = { range: null };
   try {
-    return await searchIn(run, settings, paste, targetsOf(step, settings));
+    return await searchIn(run, settings, paste, targetsOf(step, settings), ongoing);
   } finally {
+    ongoing.range?.stop();
     run.dispose();
   }
 }
 
-// Other threads that scan a share of the range of seeds (the page's second worker): each a function job ->
-// Promise<{ candidates, unmodelled }> (scanShare's answer there); none in Node or in the single file.
-let scanners = [];
+// The thread that scans chunks of the range of seeds for this one (the page's second worker): a MessagePort to
+// it, whose other end is given to scanChunksFor there; none in Node or in the single file.
+let helper = null;
 
-/** Lets the range of seeds be split with these scanners from now on (an empty list: scanned here alone). */
-export function shareScans(list) {
-  scanners = list;
+/** Lets the range of seeds be shared with the thread at the other end of `port` from now on (null: scanned here alone). */
+export function shareScans(port) {
+  helper = port;
 }
-
-/** A share of the range, { ...job, from, range }, as scanRange sends it: scanned here, for another thread. */
-export const scanShare = (job) => scanSeeds({ ...job, skip: skipOf(job) });
 
 const skipOf = ({ settings, skipValues }) => {
   const skipped = new Set(skipValues);
   return (key, v) => skipped.has(v) || v === settings[key];
 };
 
-// The range 0..range in one contiguous share per thread, this one taking the first while the others scan theirs;
-// the candidates in the order one thread gives (by key, then by seed). A share whose thread fails is scanned here.
-async function scanRange(job) {
-  const threads = scanners.length + 1;
-  const share = (k) => ({ ...job, from: Math.round((k * (job.range + 1)) / threads), range: Math.round(((k + 1) * (job.range + 1)) / threads) - 1 });
-  const others = scanners.map((scan, k) => scan(share(k + 1)).catch(() => scanShare(share(k + 1))));
-  const shares = [scanShare(share(0)), ...(await Promise.all(others))];
-  return {
-    candidates: job.keys.flatMap((key) => shares.flatMap((s) => s.candidates.filter((c) => c.key === key))),
-    unmodelled: shares[0].unmodelled,
+// The range of seeds in chunks of this many: the helper takes them from the top down as soon as the search knows
+// what to scan (while this thread tries the single changes), this thread from the bottom up once it reaches the
+// range, so that neither waits for the other.
+const RANGE_CHUNK = 500;
+let scanIds = 0;
+// a task's turn for the messages waiting (setImmediate in Node; a MessageChannel elsewhere, as a worker's nested
+// timers are held back 4 ms)
+let ticks = null;
+const nextTask = () =>
+  new Promise((resolve) => {
+    if (typeof setImmediate === 'function') return setImmediate(resolve);
+    ticks ??= new MessageChannel();
+    ticks.port1.onmessage = () => resolve();
+    ticks.port2.postMessage(null);
+  });
+
+/**
+ * The range 0..job.range scanned for candidates ({ candidates, unmodelled }, in scanSeeds' order: by key, then by
+ * seed): start() hands it to the helper, if any, which scans chunks from the top; finish() scans from the bottom
+ * the chunks it has not started, waits for those it has (a chunk it could not scan is scanned here), and gives
+ * the candidates; stop() tells it to take no more. A chunk both took at once is scanned twice, the first kept.
+ */
+function rangeScan(job) {
+  const chunks = [];
+  for (let from = 0; from <= job.range; from += RANGE_CHUNK) chunks.push([from, Math.min(from + RANGE_CHUNK - 1, job.range)]);
+  const id = ++scanIds;
+  const found = new Array(chunks.length).fill(null);
+  const theirs = new Set(); // chunks the helper has started
+  let port = null;
+  let news = null;
+  const start = () => {
+    if (port || !helper) return;
+    port = helper;
+    port.onmessage = ({ data }) => {
+      if (data.id !== id) return;
+      if ('starting' in data) theirs.add(data.starting);
+      else if ('error' in data) theirs.delete(data.chunk);
+      else found[data.chunk] ??= data.candidates;
+      news?.();
+    };
+    port.postMessage({ id, job, chunks });
   };
+  const finish = async () => {
+    start();
+    const scanner = seedScanner({ ...job, skip: skipOf(job) });
+    if (!port) return { candidates: scanner.scan(0, job.range), unmodelled: scanner.unmodelled };
+    for (;;) {
+      await nextTask(); // (the helper's messages)
+      const next = found.findIndex((f, i) => !f && !theirs.has(i));
+      if (next >= 0) {
+        port.postMessage({ id, taken: next });
+        found[next] = scanner.scan(...chunks[next]);
+      } else if (found.every(Boolean)) break;
+      else await new Promise((resolve) => (news = resolve));
+    }
+    return { candidates: job.keys.flatMap((key) => found.flatMap((chunk) => chunk.filter((c) => c.key === key))), unmodelled: scanner.unmodelled };
+  };
+  const stop = () => port?.postMessage({ id, stop: true });
+  return { start, finish, stop };
 }
 
-async function searchIn(run, settings, paste, targets) {
+/**
+ * The helper's side (the page's second worker): the chunks of the range each search sends over `port`, scanned
+ * from the last down until the searching thread has taken the next or says stop; a newer search's replace them.
+ */
+export function scanChunksFor(port) {
+  let current = null;
+  port.onmessage = ({ data }) => {
+    if (data.job) scanFromTop((current = { ...data, taken: new Set(), stopped: false }));
+    else if (current?.id === data.id) {
+      if (data.stop) current.stopped = true;
+      else current.taken.add(data.taken);
+    }
+  };
+  async function scanFromTop(work) {
+    let scanner;
+    try {
+      scanner = seedScanner({ ...work.job, skip: skipOf(work.job) });
+    } catch {
+      return; // (the searching thread scans every chunk itself)
+    }
+    for (let i = work.chunks.length - 1; i >= 0; i--) {
+      await nextTask(); // (a stop, a chunk taken or a newer search)
+      if (work !== current || work.stopped || work.taken.has(i)) return;
+      port.postMessage({ id: work.id, starting: i });
+      try {
+        port.postMessage({ id: work.id, chunk: i, candidates: scanner.scan(...work.chunks[i]) });
+      } catch (error) {
+        port.postMessage({ id: work.id, chunk: i, error: String(error?.message ?? error) });
+        return;
+      }
+    }
+  }
+}
+
+async function searchIn(run, settings, paste, targets, ongoing) {
   // only the results with a part of the paste's shape can answer
   // a change of d_out or heads changes shapes; any other change can only answer with a result of the paste's shape
   const every = [...targets.plain.map((t) => ({ ...t, change: null })), ...targets.mistakes];
@@ -197,6 +278,20 @@ async function searchIn(run, settings, paste, targets) {
   check(run.results, [], null, all, new Map([...run.parts].map(([name, { part }]) => [name, part])));
   if (exact.length) return finish(exact, nearest);
 
+  // each seed of the range, for every result a seed moves: modelled in doubles from the draws that feed it
+  // (seed-scan.js), so that a seed costs the words and arithmetic of its first numbers; the few seeds whose
+  // model can print as pasted are run in the core and compared exactly (running the chapter's sections per seed
+  // took 4.6 s for 3.5.1's weights and 9.5 s for keys in Chromium). A helper thread starts on it now, while the
+  // single changes run here. (A seed changes no shape: a torch.Size has nothing for it to explain.)
+  const scanned = [
+    ...all.map((t) => ({ name: t.name, wanted: [t.name], shape: run.results[t.name]?.shape, headWidth: HEAD_WIDTH[t.name]?.(settings) })),
+    ...derived.map((d) => ({ name: d.name, wanted: d.from, shape: run.results[d.from[0]]?.shape, headWidth: null })),
+  ];
+  if (paste.kind !== 'size') {
+    ongoing.range = rangeScan({ settings, typedInputs: run.results.inputs.values, targets: scanned, paste, keys: seedKeys(settings), range: SEED_RANGE, skipValues: COMMON_SEEDS });
+    ongoing.range.start();
+  }
+
   // One change: the other build's masks, a setting, moved draws (whose runs also compare every mistake, so they
   // can find answers of two changes), then the common seeds and the range of seeds.
   const singles = [profileChange(settings.profile), ...settingChanges(settings), ...drawsChanges(run, settings)];
@@ -217,25 +312,9 @@ async function searchIn(run, settings, paste, targets) {
   });
   if (exact.some((a) => a.changes.length <= 1)) return finish(exact, nearest);
 
-  // each seed of the range, for every result a seed moves: modelled in doubles from the draws that feed it
-  // (seed-scan.js), so that a seed costs the words and arithmetic of its first numbers; the few seeds whose
-  // model can print as pasted are run in the core and compared exactly (running the chapter's sections per seed
-  // took 4.6 s for 3.5.1's weights and 9.5 s for keys in Chromium)
+  // the range of seeds (started above)
   const common = new Set(COMMON_SEEDS);
-  const scanned = [
-    ...all.map((t) => ({ name: t.name, wanted: [t.name], shape: run.results[t.name]?.shape, headWidth: HEAD_WIDTH[t.name]?.(settings) })),
-    ...derived.map((d) => ({ name: d.name, wanted: d.from, shape: run.results[d.from[0]]?.shape, headWidth: null })),
-  ];
-  // (a seed changes no shape: a torch.Size has nothing for it to explain)
-  const { candidates, unmodelled } = paste.kind === 'size' ? { candidates: [], unmodelled: [] } : await scanRange({
-    settings,
-    typedInputs: run.results.inputs.values,
-    targets: scanned,
-    paste,
-    keys: seedKeys(settings),
-    range: SEED_RANGE,
-    skipValues: COMMON_SEEDS,
-  });
+  const { candidates, unmodelled } = ongoing.range ? await ongoing.range.finish() : { candidates: [], unmodelled: [] };
   // one core run per seed found, for all the results it may print as
   const bySeed = new Map();
   for (const { key, value, name } of candidates) {

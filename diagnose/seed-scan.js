@@ -746,13 +746,22 @@ function viewsOf(shape, pasteShape, headWidth) {
  * { key, value, name }, in seed order. Targets that are not modelled are returned in `unmodelled`, to be scanned
  * the slow way.
  */
-export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, from = 0, values: list = null, skip }) {
+export function scanSeeds({ from = 0, range, values = null, ...job }) {
+  const scanner = seedScanner(job);
+  return { candidates: scanner.scan(from, range, values), unmodelled: scanner.unmodelled };
+}
+
+/**
+ * scanSeeds prepared once for several parts of the range: scan(from, range, values) -> the candidates of those
+ * seeds, in the order scanSeeds gives (by key, then by seed); what each key moves is found once.
+ */
+export function seedScanner({ settings, typedInputs, targets, paste, keys, skip }) {
   const marks = bounds(paste);
   const fits = fitter(marks);
   const inputs = typedInputs.flat();
   const fixed = Object.fromEntries(['seed', 'seedV2', 'inputSeed'].map((k) => [k, new SeedStream().seed(settings[k])]));
   const unmodelled = targets.filter((t) => !RESULTS[t.name]);
-  const candidates = [];
+  const perKey = [];
   for (const key of keys) {
     // which targets this key's seed moves, found by what their models read, with the parts of each to compare
     const moved = [];
@@ -763,21 +772,25 @@ export function scanSeeds({ settings, typedInputs, targets, paste, keys, range, 
       const views = viewsOf(t.shape, paste.shape, t.headWidth).filter((v) => v.length === marks.length);
       if (views.length) moved.push({ ...t, views });
     }
-    if (moved.length === 0) continue;
-    const stream = new SeedStream();
-    const streams = { ...fixed, [key]: stream };
-    const kept = { varying: key, layers: [], memo: {} };
-    // the other keys' streams are the settings' seeds, their words kept from one seed to the next
-    for (let i = list ? 0 : from; list ? i < list.length : i <= range; i++) {
-      const value = list ? list[i] : i;
-      if (skip(key, value)) continue;
-      stream.seed(value);
-      const model = new ChapterModel(settings, inputs, streams, kept);
-      for (const t of moved) {
-        const values = model.result(t.name);
-        if (t.views.some((view) => printsAs(values, view, fits))) candidates.push({ key, value, name: t.name });
+    // the other keys' streams are the settings' seeds, their words and layers kept from one seed to the next
+    if (moved.length) perKey.push({ key, moved, stream: new SeedStream(), kept: { varying: key, layers: [], memo: {} } });
+  }
+  const scan = (from, range, list = null) => {
+    const candidates = [];
+    for (const { key, moved, stream, kept } of perKey) {
+      const streams = { ...fixed, [key]: stream };
+      for (let i = list ? 0 : from; list ? i < list.length : i <= range; i++) {
+        const value = list ? list[i] : i;
+        if (skip(key, value)) continue;
+        stream.seed(value);
+        const model = new ChapterModel(settings, inputs, streams, kept);
+        for (const t of moved) {
+          const values = model.result(t.name);
+          if (t.views.some((view) => printsAs(values, view, fits))) candidates.push({ key, value, name: t.name });
+        }
       }
     }
-  }
-  return { candidates, unmodelled };
+    return candidates;
+  };
+  return { scan, unmodelled };
 }

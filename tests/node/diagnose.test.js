@@ -10,7 +10,7 @@ import { computeChapter } from '../../web/chapter/index.js';
 import { bookSettings } from '../../web/state.js';
 import { STEPS } from '../../web/steps/index.js';
 import { BOOK_PRINTS, BOOK_EMBEDDINGS } from '../../web/book.js';
-import { shareScans, scanShare } from '../../diagnose/search.js';
+import { shareScans, scanChunksFor } from '../../diagnose/search.js';
 
 const torch = await loadAttention();
 const first = (answers) => answers.exact[0]?.changes.map(({ kind, name, to }) => ({ kind, name, to }));
@@ -88,25 +88,43 @@ test('seed: SelfAttention_v2 seeded with 2024 is named as that seed', async () =
   assert.ok(answers.exact.every((a) => a.changes.length === 1));
 });
 
-test('the range of seeds split with other threads (the page’s second worker) gives the same answers', async () => {
-  // keys printed with seed 7321: found only in the range's scan, in the other thread's half
+test('the range of seeds shared with a helper thread (the page’s second worker) gives the same answers', async () => {
+  // keys printed with seed 7321: found only in the range's scan, in a chunk from its top, which the helper takes
   const printed = computeChapter(torch, { ...bookSettings(), seed: 7321 }).keys.tensor.toString();
   const alone = await diagnose({ printed, step: 'keys-values' });
   assert.deepEqual(first(alone), [{ kind: 'seed', name: 'seed', to: 7321 }]);
-  const shares = [];
+  // the helper at the other end of a MessageChannel (its messages structured clones, as between workers), each
+  // message to the searching side seen on the way
+  const { port1, port2 } = new MessageChannel();
+  const seen = [];
+  const searching = {
+    postMessage: (message) => port1.postMessage(message),
+    set onmessage(handle) {
+      port1.onmessage = (event) => {
+        seen.push(event.data);
+        handle(event);
+      };
+    },
+  };
   try {
-    // the other thread's share, scanned as worker.js scans it (after a structured clone, as a message)
-    shareScans([async (job) => {
-      shares.push([job.from, job.range]);
-      return scanShare(structuredClone(job));
-    }]);
+    scanChunksFor(port2);
+    shareScans(searching);
     assert.deepEqual(await diagnose({ printed, step: 'keys-values' }), alone);
-    assert.deepEqual(shares, [[5001, 10_000]]);
-    // a share whose thread fails is scanned by the searching one
-    shareScans([() => Promise.reject(new Error('the worker is gone'))]);
+    const helped = seen.filter((m) => m.candidates);
+    assert.ok(helped.length >= 2, `${helped.length} chunks scanned by the helper`);
+    assert.ok(helped.some((m) => m.candidates.some((c) => c.value === 7321)), 'the helper found 7321');
+    // a chunk the helper could not scan is scanned by the searching thread
+    port2.onmessage = ({ data }) => {
+      if (!data.job) return;
+      port2.postMessage({ id: data.id, starting: data.chunks.length - 1 });
+      port2.postMessage({ id: data.id, chunk: data.chunks.length - 1, error: 'the worker is gone' });
+      port2.postMessage({ id: data.id, starting: 14 });
+      port2.postMessage({ id: data.id, chunk: 14, error: 'the worker is gone' });
+    };
     assert.deepEqual(await diagnose({ printed, step: 'keys-values' }), alone);
   } finally {
-    shareScans([]);
+    shareScans(null);
+    port1.close();
   }
 });
 
