@@ -63,8 +63,6 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   const labels = await weights.evaluate((table) => [table === window.tableBeforeEdit, table.querySelectorAll('thead th')[2].textContent, table.querySelectorAll('tbody th')[2].textContent]);
   assert.deepEqual(labels, [true, 'word3abcdef', 'word3abcdef']);
   assert.match(await step.getAttribute('data-python'), /word3abcdef/);
-  // the table in view first (a big table out of sight is not laid out: the click would scroll only as far as its cell)
-  await weights.scrollIntoViewIfNeeded();
   await weights.locator('td.cell[data-index="0,0,2,1"]').click();
   await page.waitForFunction(() => document.getElementById('take-apart').textContent.includes('“word3abcdef”'));
 
@@ -97,8 +95,6 @@ test('16 heads: only the picked head’s table is built; a scrolled table names 
   assert.equal(await figure.locator('table.matrix').count(), 1, 'one table: the picked head’s');
   const box = figure.locator('.matrix-box').first();
   const cue = box.locator('.offscreen-columns');
-  // the cue is written for a table on screen: a big table out of sight is not laid out (content-visibility)
-  await box.scrollIntoViewIfNeeded();
   await page.waitForFunction((el) => el.textContent.startsWith('Off screen:'), await cue.elementHandle());
   // the cue names the columns whose heads are out of the box, and changes when the table scrolls
   const outOfBox = () => box.evaluate((b) => {

@@ -443,8 +443,8 @@ function leadCaption(idx, axes) {
 // A wider table draws its first columns only (the wrapper's 16 heads of 64 are 1,024 columns), with a
 // button that draws the rest: thousands of cells make every edit slow, and no screen shows them at once.
 export const DRAWN_COLUMNS = 32;
-// A table of this many cells or more (8 x 8) is drawn only near the screen (content-visibility: auto); the book's
-// tables (36 cells at most) are always drawn.
+// A table of this many cells or more (8 x 8) paints its cells each on their own; the book's tables (36 cells at
+// most) are painted as before.
 const BIG_TABLE_CELLS = 64;
 
 function matrixBox(result, scale, lead, caption, book = null, texts = null, allColumns = false) {
@@ -512,14 +512,11 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
     tbody.append(tr);
   });
   table.append(tbody);
-  // A big table is laid out and painted only near the screen (styles.css): an edit that renames a word or
-  // changes its numbers costs nothing for a table out of sight. Its rows give the height it takes until then.
+  // a big table's cells are painted each on their own (styles.css): a wider labels' column only moves them
   const big = values.length * nCols >= BIG_TABLE_CELLS;
-  const box = h('div', { class: `matrix-box${big ? ' is-big' : ''}`, style: big ? { '--rows': String(values.length) } : null },
-    table, h('p', { class: 'scroll-hint' }, 'Scroll sideways for more columns'), h('p', { class: 'offscreen-columns', 'aria-hidden': 'true' }));
+  const box = h('div', { class: `matrix-box${big ? ' is-big' : ''}` }, table, h('p', { class: 'scroll-hint' }, 'Scroll sideways for more columns'),
+    h('p', { class: 'offscreen-columns', 'aria-hidden': 'true' }));
   box.addEventListener('scroll', () => showOverflow(overflowOf(box)), { passive: true });
-  // measured again once it is drawn (its edges and columns off screen may have changed while it was not)
-  box.addEventListener('contentvisibilityautostatechange', (e) => e.skipped || recheckOverflow(box));
   overflowWatch?.observe(box);
   if (nCols === allCols) return box;
   const drawAll = h('button', { type: 'button', class: 'button quiet small' }, `Draw all ${allCols.toLocaleString('en')} columns`);
@@ -539,7 +536,7 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
 const overflowWatch = typeof ResizeObserver === 'function'
   ? new ResizeObserver((seen) => {
     for (const { target } of seen) if (!target.isConnected) overflowWatch.unobserve(target); // a step drawn over
-    seen.filter((e) => e.target.isConnected).map((e) => overflowOf(e.target)).filter(Boolean).forEach(showOverflow);
+    seen.filter((e) => e.target.isConnected).map((e) => overflowOf(e.target)).forEach(showOverflow);
   })
   : null;
 
@@ -549,20 +546,14 @@ export function recheckOverflow(box) {
   overflowWatch?.observe(box); // observing reports the box's size once, after the next layout
 }
 
-/**
- * What a box's edges and cue should show (read from the layout; every read before any write); null for a big
- * table not drawn now (off screen): reading its layout would lay it out, which is what not drawing it saves.
- */
+/** What a box's edges and cue should show (read from the layout; every read before any write). */
 function overflowOf(box) {
-  if (box.firstElementChild?.checkVisibility?.({ contentVisibilityAuto: true }) === false) return null;
   const hidden = box.scrollWidth - box.clientWidth;
   const scrolls = hidden > 1;
   return { box, scrolls, left: scrolls && box.scrollLeft > 1, right: scrolls && box.scrollLeft < hidden - 1, cue: scrolls ? offscreenColumns(box) : '' };
 }
 
-function showOverflow(overflow) {
-  if (!overflow) return;
-  const { box, scrolls, left, right, cue } = overflow;
+function showOverflow({ box, scrolls, left, right, cue }) {
   box.classList.toggle('is-scrollable', scrolls);
   box.classList.toggle('fade-left', left);
   box.classList.toggle('fade-right', right);
