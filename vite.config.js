@@ -264,8 +264,8 @@ function singleFileEdition() {
 /**
  * The single file's scripts: the page's module inline, compiled as the file is parsed, and the build's other
  * chunks (KaTeX, which the first step does not use) as inert text, <script type="text/plain" data-chunk>, at the
- * end of the body: the browser does not compile them while it reads the file. web/boot-chunks.js, inlined before
- * the module, makes a module of one from a blob: URL when the page imports it, after its first paint. The code
+ * end of the body before the module: the browser does not compile them while it reads the file. web/boot-chunks.js,
+ * inlined before them, makes a module of one from a blob: URL when the page imports it, after its first paint. The code
  * splitting is the build's own (output.codeSplitting below); only the specifiers are rewritten: a dynamic import
  * becomes import(bootChunk('name.js')), a static one between later chunks "chunk:name.js". The page's module
  * stays inline (compiled as it is parsed; from a blob: URL, compiled off the main thread, the first numbers came
@@ -316,16 +316,15 @@ function inertChunks() {
           `<script type="text/plain" data-style-of="${katexChunk.fileName}">${katexStyle}</script>`,
           ...later.map((chunk) => `<script type="text/plain" data-chunk="${chunk.fileName}">${rewrite(chunk)}</script>`),
         ];
-        // The module last in the body and async: run once compiled, not after the rest of the file is parsed (the
-        // elements it reads come before it), and compiled after the boot script has begun inflating the core.
-        // Nothing is rendered until the file is parsed (rel=expect on its last element): the module, which runs
-        // while the inert text is still being read, draws the first step before the first frame, instead of a
-        // frame of "Loading…" (its style, layout and font lookups) before it. In a browser without rel=expect, or
-        // if the core is not compiled by then, "Loading…" is painted first, as before.
+        // The module last in the body, after the inert text: compiled after the boot script has begun inflating the
+        // core, and run as the parsing ends. Nothing is rendered until then (rel=expect on the file's last element),
+        // so the module draws the first step before the first frame, in the task that ends the parsing, where a
+        // frame of "Loading…" (its style, layout and font lookups) used to come first and hold the module back. In
+        // a browser without rel=expect, or if the core is not compiled by then, "Loading…" is painted first.
         page.source = html
           .replace(tag, '')
           .replace('</head>', () => `  <link rel="expect" href="#${FILE_END}" blocking="render" />\n  </head>`)
-          .replace('</body>', () => `  <script>\n${loader}</script>\n    <script type="module" async>${rewrite(entry)}</script>\n    ${inert.join('\n    ')}\n    <template id="${FILE_END}"></template>\n  </body>`);
+          .replace('</body>', () => `  <script>\n${loader}</script>\n    ${inert.join('\n    ')}\n    <script type="module">${rewrite(entry)}</script>\n    <template id="${FILE_END}"></template>\n  </body>`);
         for (const chunk of chunks) delete bundle[chunk.fileName];
       },
     },

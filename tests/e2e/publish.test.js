@@ -200,7 +200,7 @@ test('dist/attention-lab.html: one file, its script and styles allowed by hash',
   assert.deepEqual(d.get('style-src').sort(), [...styles, ...carried].map(sha256).sort(), 'one hash per style, the carried one included');
   // no frame is rendered before the file is parsed (its last element), so the module's first step is the first frame
   assert.match(html, /<link rel="expect" href="#end-of-file" blocking="render" \/>\s*<\/head>/);
-  assert.match(html, /<template id="end-of-file"><\/template>\s*<\/body>/);
+  assert.match(html, /<script type="module">[\s\S]*?<\/script>\s*<template id="end-of-file"><\/template>\s*<\/body>/, 'the module, last');
   // the SIMD build, gzipped on the boot script's tag (compiled as the page is parsed), and no other
   const cores = [...html.matchAll(/ data-core-gzip="([^"]*)"/g)];
   assert.equal(cores.length, 1, 'the SIMD build is inlined once');
