@@ -15,7 +15,9 @@
 // mark 'page:first-step' as soon as their module has run, and are timed to their paint as the page is: nothing
 // can load those bytes in fewer requests. The figure is the ratio to the floor (firstNumbersMs: painted; the
 // mark alone in markedMs). The file:// loads are traced for their main thread's CPU time to the paint
-// (singleCpuMs), which other work on the machine sways less than their wall time. Prints one JSON object on stdout.
+// (singleCpuMs), which other work on the machine sways less than their wall time, and for the requests its renderer
+// made to the browser process for the system's fonts (singleFontLookups: Chromium on Linux, where each such
+// request waits for the browser's font thread). Prints one JSON object on stdout.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,6 +85,18 @@ function mainThreadCpuMs(events) {
     .reduce((sum, e) => sum + (e.tdur ?? 0) / 1000, 0);
 }
 
+// The renderer's requests to the browser process for the system's fonts (Chromium on Linux, where each waits for
+// the browser's font thread): a family and style looked up, and a font size's rendering settings ("strike").
+const FONT_LOOKUPS = ['FontDataManager::onMatchFamilyStyle', 'WebSandboxSupportLinux::GetWebFontRenderStyleForStrike'];
+
+/** How many of those the page made from its navigation to 'bench:painted' (null without the trace's mark). */
+function fontLookups(events) {
+  const painted = events.find((e) => e.name === 'bench:painted');
+  if (!painted) return null;
+  const start = events.find((e) => e.name === 'navigationStart' && e.pid === painted.pid)?.ts ?? 0;
+  return events.filter((e) => e.pid === painted.pid && FONT_LOOKUPS.includes(e.name) && e.ph === 'X' && e.ts >= start && e.ts <= painted.ts).length;
+}
+
 /**
  * One cold load of `url`: ms to the first numbers (painted, and marked), requests before them, bytes transferred
  * by then, chain; with `cpu`, the main thread's CPU time to the paint (traced: the file:// loads).
@@ -103,16 +117,18 @@ async function load(browser, url, { throttle, cpu = false }) {
   const events = [];
   if (trace) {
     trace.on('Tracing.dataCollected', (e) => events.push(...e.value));
-    await trace.send('Tracing.start', { categories: 'toplevel,blink.user_timing,devtools.timeline', transferMode: 'ReportEvents' });
+    await trace.send('Tracing.start', { categories: 'toplevel,blink.user_timing,devtools.timeline,fonts', transferMode: 'ReportEvents' });
   }
-  await page.goto(url);
+  await page.goto(url, { timeout: 60_000 }); // as long as the wait for its numbers: a loaded machine takes more than 30 s
   await page.waitForFunction(() => performance.getEntriesByName('bench:painted').length > 0, undefined, { timeout: 60_000 });
   let cpuMs = null;
+  let fonts = null;
   if (trace) {
     const complete = new Promise((resolve) => trace.once('Tracing.tracingComplete', resolve));
     await trace.send('Tracing.end');
     await complete;
     cpuMs = mainThreadCpuMs(events);
+    fonts = fontLookups(events);
   }
   const seen = await page.evaluate(() => {
     const at = performance.getEntriesByName('page:first-step')[0].startTime;
@@ -128,7 +144,7 @@ async function load(browser, url, { throttle, cpu = false }) {
     };
   });
   if (throttle) seen.chain = longestChain(sent, seen.urls);
-  if (cpu) seen.cpuMs = cpuMs;
+  if (cpu) Object.assign(seen, { cpuMs, fonts });
   delete seen.urls;
   await context.close();
   return seen;
@@ -237,6 +253,8 @@ function summary({ loads, singleFile }) {
     // the main thread's CPU time to the same paint: under other work on the machine, steadier than the wall time
     singleCpuMs: single.length ? { single: stats(single.map((l) => l.cpuMs)), floor: stats(singleFloor.map((l) => l.cpuMs)),
       overFloor: median(single.map((l) => l.cpuMs)) / median(singleFloor.map((l) => l.cpuMs)) } : null,
+    // its requests for the system's fonts before that paint (each a wait for the browser process; Linux only)
+    singleFontLookups: single.length ? { single: median(single.map((l) => l.fonts)), floor: median(singleFloor.map((l) => l.fonts)) } : null,
   };
 }
 
