@@ -201,8 +201,10 @@ async function searchIn(run, settings, paste, targets, ongoing) {
       made.add(d.name);
     }
     for (const t of [...targets, ...derived, ...inClasses]) {
-      if (made.has(t.name) ? false : recomputed ? !recomputed.has(t.name) : false) continue;
-      if (!made.has(t.name) && t.make) continue;
+      // a mistake made in this check is compared; any other result only where this run recomputed it (the others
+      // print as in the run they were compared in), and never a mistake this check did not make (a class's or
+      // one made from results, where `results` holds none of its own)
+      if (!made.has(t.name) && ((recomputed && !recomputed.has(t.name)) || t.make)) continue;
       const cmp = compareResult(results[t.name], paste, results[t.name]?.headWidth ?? HEAD_WIDTH[t.name]?.(runSettings));
       if (!cmp) continue;
       const answer = {
@@ -229,14 +231,14 @@ async function searchIn(run, settings, paste, targets, ongoing) {
   const derivedShapes = new Map();
   const mayFit = (d) => !derivedShapes.has(d.name) || compareResult({ shape: derivedShapes.get(d.name) }, { ...paste, kind: 'size' }) !== null;
 
-  // a run under changed settings and/or moved draws: only what it affects, up to the last target it affects (a
-  // single change's run remembered, for the pairs to take the sections it alone reaches)
-  // (`only`: the results to recompute, where the others would print as in a run already compared)
+  // a run under changed settings and/or moved draws: only what it affects, up to the last target it affects.
+  // `remember`: a single change's run kept, for the pairs to take the sections it alone reaches; `only`: the
+  // results to recompute, where the others would print as in a run already compared; `classes` and
+  // `derivedNames`: the mistakes in classes' forwards and made of results to try, where the others would print
+  // as in a run already compared (given with `only`, the run recomputes only the sections that the results in
+  // `only` need, so that a mistake made of other results would mix in the settings' values)
   const rejected = new Set(); // single changes (keyOf) whose settings the core rejects
-  // (`classes` and `derivedNames`: the mistakes in classes' forwards and made of results to try, where the others
-  // would print as in a run already compared; given with `only`, the run recomputes only the sections that the
-  // results in `only` need, so that a mistake made of other results would mix in the settings' values)
-  const tryChanges = (changes, remember = false, only = null, classes = null, derivedNames = null) => {
+  const tryChanges = (changes, { remember = false, only = null, classes = null, derivedNames = null } = {}) => {
     const changed = Object.assign({}, ...changes.map((c) => c.settings ?? {}));
     const draws = changes.find((c) => c.draws)?.draws ?? null;
     const direct = run.direct(Object.keys(changed), draws?.point);
@@ -297,7 +299,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
   const singles = [profileChange(settings.profile), ...settingChanges(settings), ...drawsChanges(run, settings)];
   singles.forEach((change, i) => {
     at = [1, i];
-    if (singleMayAnswer(change)) tryChanges([change], true);
+    if (singleMayAnswer(change)) tryChanges([change], { remember: true });
   });
   // A seed alone answers only with a result that prints as pasted under it, and seed-scan.js's model of the
   // results a seed moves rules that out for nearly every seed at its first numbers: the common seeds it cannot
@@ -360,7 +362,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
   commonSeeds.forEach((change, i) => {
     at = [2, i];
     // (a seed paired later keeps the sections it runs, for the pairs)
-    if (nearerUnder(change)) tryChanges([change], PAIRED_SEEDS.includes(change.to));
+    if (nearerUnder(change)) tryChanges([change], { remember: PAIRED_SEEDS.includes(change.to) });
   });
   if (exact.length) return finish(exact, nearest);
   exact.push(...fromRange);
@@ -443,7 +445,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
           // which change no size: the pair's run would end in the same error, with nothing compared)
           if (rejected.has(keyOf(a)) || rejected.has(keyOf(b))) continue;
           const both = moves(a, b);
-          if (both.names.size && mayAnswer(a, b, both)) tryChanges([a, b], false, both.names, both.classNames, new Set(both.derived.map((d) => d.name)));
+          if (both.names.size && mayAnswer(a, b, both)) tryChanges([a, b], { only: both.names, classes: both.classNames, derivedNames: new Set(both.derived.map((d) => d.name)) });
         }
       }
     }

@@ -642,7 +642,14 @@ const CLASS_MISTAKE = /^mistake:(.+)-in-(sa_v1|sa_v2|ca|wrapper|mha)$/;
 const TRAINING = /^training:training-(ca|wrapper|mha)-(.+)$/;
 
 // name -> (model) -> Rows (or null where it cannot run with these sizes), for RESULTS and the classes' forwards
+// (each name's found once: the scan asks for every result of every seed)
+const makers = new Map();
 function makerOf(name) {
+  if (!makers.has(name)) makers.set(name, findMaker(name));
+  return makers.get(name);
+}
+
+function findMaker(name) {
   if (RESULTS[name]) return RESULTS[name];
   const wrong = CLASS_MISTAKE.exec(name);
   if (wrong) return (m) => CLASS_FORWARDS[wrong[2]](m, wrong[1]);
