@@ -142,30 +142,6 @@ function reportDownloads(progress) {
   };
 }
 
-// Pyodide's loader gives each of the 261 JavaScript functions its WebAssembly calls through a pointer a module of
-// its own, compiled from the function's signature alone (29 different ones): `new WebAssembly.Module` 261 times,
-// 50-80 ms of the worker's time at every start. While Python loads, the same small bytes give the module compiled
-// first (a module holds no state: each function still gets an instance of its own). Returns a function that
-// puts WebAssembly.Module back.
-const SHARED_MODULE_BYTES = 1024;
-function shareSmallModules() {
-  const Module = WebAssembly.Module;
-  const compiled = new Map();
-  WebAssembly.Module = new Proxy(Module, {
-    construct(target, args, newTarget) {
-      const bytes = args[0];
-      if (newTarget !== WebAssembly.Module || !(bytes instanceof Uint8Array) || bytes.length > SHARED_MODULE_BYTES) {
-        return Reflect.construct(target, args, newTarget === WebAssembly.Module ? target : newTarget);
-      }
-      const key = String.fromCharCode.apply(null, bytes);
-      let module = compiled.get(key);
-      if (!module) compiled.set(key, (module = new Module(bytes)));
-      return module;
-    },
-  });
-  return () => { WebAssembly.Module = Module; };
-}
-
 // A snapshot is Pyodide's memory snapshot (the whole WebAssembly memory once Python has started and imported
 // cells and torch) behind a header of our own: the key of what it was made from and sys.path as it was then.
 //   [u32 header length][header: JSON, UTF-8][zeros up to a multiple of 16][Pyodide's snapshot]
@@ -400,7 +376,6 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
   const progress = (message, fraction) => tell(message, (shown = Math.max(shown, fraction)));
   progress('Loading Python (Pyodide)…', 0.05);
   const stopReports = reportDownloads(progress);
-  const stopSharing = shareSmallModules();
   let pyodide, api, sources, key;
   let restored = null; // the header of the snapshot Python was restored from
   let snapshotRefused = null;
@@ -490,7 +465,6 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     if (makeSnapshot) await keyOfThisBuild();
   } finally {
     stopReports();
-    stopSharing();
   }
   progress('Starting torch…', 0.85);
   api.setRngProfile(profile);
