@@ -58,9 +58,8 @@ const skipOf = ({ settings, skipValues }) => {
   return (key, v) => skipped.has(v) || v === settings[key];
 };
 
-// The range of seeds in chunks of this many: the helper takes them from the top down as soon as the search knows
-// what to scan (while this thread tries the single changes), this thread from the bottom up once it reaches the
-// range, so that neither waits for the other.
+// The range of seeds in chunks of this many: the helper takes them from the top down, this thread from the bottom
+// up, so that neither waits for the other (two fixed halves left one idle while the other finished).
 const RANGE_CHUNK = 500;
 let scanIds = 0;
 // a task's turn for the messages waiting (setImmediate in Node; a MessageChannel elsewhere, as a worker's nested
@@ -76,7 +75,7 @@ const nextTask = () =>
 
 /**
  * The range 0..job.range scanned for candidates ({ candidates, unmodelled }, in scanSeeds' order: by key, then by
- * seed): start() hands it to the helper, if any, which scans chunks from the top; finish() scans from the bottom
+ * seed): finish() hands it to the helper, if any, which scans chunks from the top, and scans from the bottom
  * the chunks it has not started, waits for those it has (a chunk it could not scan is scanned here), and gives
  * the candidates; stop() tells it to take no more. A chunk both took at once is scanned twice, the first kept.
  */
@@ -116,7 +115,7 @@ function rangeScan(job) {
     return { candidates: job.keys.flatMap((key) => found.flatMap((chunk) => chunk.filter((c) => c.key === key))), unmodelled: scanner.unmodelled };
   };
   const stop = () => port?.postMessage({ id, stop: true });
-  return { start, finish, stop };
+  return { finish, stop };
 }
 
 /**
@@ -283,15 +282,17 @@ async function searchIn(run, settings, paste, targets, ongoing) {
   // each seed of the range, for every result a seed moves: modelled in doubles from the draws that feed it
   // (seed-scan.js), so that a seed costs the words and arithmetic of its first numbers; the few seeds whose
   // model can print as pasted are run in the core and compared exactly (running the chapter's sections per seed
-  // took 4.6 s for 3.5.1's weights and 9.5 s for keys in Chromium). A helper thread starts on it now, while the
-  // single changes run here. (A seed changes no shape: a torch.Size has nothing for it to explain.)
+  // took 4.6 s for 3.5.1's weights and 9.5 s for keys in Chromium). (A seed changes no shape: a torch.Size has
+  // nothing for it to explain.)
   const scanned = [
     ...all.map((t) => ({ name: t.name, wanted: [t.name], shape: run.results[t.name]?.shape, headWidth: HEAD_WIDTH[t.name]?.(settings) })),
     ...derived.map((d) => ({ name: d.name, wanted: d.from, shape: run.results[d.from[0]]?.shape, headWidth: null })),
   ];
   if (paste.kind !== 'size') {
+    // (the helper is not started before the range is reached: started with the single changes, it scanned for
+    // searches that ended before the range, and under load those took 1.1-1.4 times as long, while the pastes
+    // nothing explains gained nothing measurable)
     ongoing.range = rangeScan({ settings, typedInputs: run.results.inputs.values, targets: scanned, paste, keys: seedKeys(settings), range: SEED_RANGE, skipValues: COMMON_SEEDS });
-    ongoing.range.start();
   }
 
   // One change: the other build's masks, a setting, moved draws (whose runs also compare every mistake, so they

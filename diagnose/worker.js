@@ -1,7 +1,7 @@
 // The page's search, off the main thread: { id, printed, settings, step } in, { id, answers } or { id, error } out.
 // The page may start a second worker and join the two with a MessageChannel: the searching one ({ scanWith: port })
 // then shares the range of seeds with it ({ scanFor: port }), which scans chunks of it from the top while the
-// searching one tries the single changes (search.js: rangeScan, scanChunksFor); until the second one says it is
+// searching one scans from the bottom (search.js: rangeScan, scanChunksFor); until the second one says it is
 // ready, or where there is none, the searching worker scans alone.
 import { diagnose } from './index.js';
 import { shareScans, scanChunksFor } from './search.js';
