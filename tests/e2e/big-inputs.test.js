@@ -67,8 +67,17 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   await page.waitForFunction(() => document.getElementById('take-apart').textContent.includes('“word3abcdef”'));
 
   // at the top of the step the weights are off screen: drawn after the rest, busy until then
-  const offScreen = await page.evaluate(() => {
+  const offScreen = await page.evaluate(async () => {
     window.scrollTo(0, 0);
+    // the page learns what is on screen from an IntersectionObserver: once one of ours has reported after the
+    // scroll, the page's has too (the browser notifies every observer in one task, which the timeout waits out)
+    await new Promise((reported) => {
+      const watch = new IntersectionObserver(() => {
+        watch.disconnect();
+        setTimeout(reported);
+      });
+      watch.observe(document.querySelector('#step figure.result[data-tensor]'));
+    });
     window.drawnLater = new Set();
     new MutationObserver((seen) => seen.forEach(({ target }) => target.getAttribute('aria-busy') === 'true' && window.drawnLater.add(target.dataset.tensor)))
       .observe(document.getElementById('step'), { subtree: true, attributeFilter: ['aria-busy'] });
