@@ -9,23 +9,12 @@ import { loadAttention } from '../../wasm/index.js';
 import { computeChapter, startChapter } from '../../web/chapter/index.js';
 import { STEPS, shownResults } from '../../web/steps/index.js';
 import { bookSettings } from '../../web/state.js';
+import { readable, firstOfSection } from './support.mjs';
 
 let torch;
 before(async () => {
   torch = await loadAttention();
 });
-
-/** What the page reads of each result: shape and values of a tensor, a fact's value (a check's kind). */
-const readable = (results) =>
-  Object.fromEntries(
-    Object.entries(results).map(([name, r]) => [
-      name,
-      'value' in r ? (typeof r.value === 'function' ? 'function' : r.value) : { shape: r.shape, values: r.values },
-    ]),
-  );
-
-// One step of each section (its first), so that every split between sections is tried once.
-const firstOfSection = STEPS.filter((step, i) => i === 0 || STEPS[i - 1].section !== step.section);
 
 test('the two parts give computeChapter()\'s results for a start at any section, the generator used between them', () => {
   // the book's settings started at every section; drawn inputs, biases and four heads at three of them

@@ -9,6 +9,7 @@ import { computeChapter } from '../../web/chapter/index.js';
 import { computeFirst } from '../../web/app/compute.js';
 import { STEPS, shownResults } from '../../web/steps/index.js';
 import { bookSettings } from '../../web/state.js';
+import { readable, firstOfSection } from './support.mjs';
 import { SIZES } from '../../scripts/bench/inputs.mjs';
 
 let torch;
@@ -16,17 +17,6 @@ before(async () => {
   torch = await loadAttention();
 });
 
-/** What the page reads of each result: shape and values of a tensor, a fact's value (a check's kind). */
-const readable = (results) =>
-  Object.fromEntries(
-    Object.entries(results).map(([name, r]) => [
-      name,
-      'value' in r ? (typeof r.value === 'function' ? 'function' : r.value) : { shape: r.shape, values: r.values },
-    ]),
-  );
-
-// One step of each section (its first), so that every split between sections is tried once.
-const firstOfSection = STEPS.filter((step, i) => i === 0 || STEPS[i - 1].section !== step.section);
 const needs = (step, settings) => [...shownResults(step, settings), step.context, step.weights, 'inputs'].filter(Boolean);
 
 test('a seed edit computed in two parts gives computeChapter()\'s results on a step of every section', () => {

@@ -1,6 +1,7 @@
 // What the Node tests share: float32 bit patterns and their hex words, both WebAssembly builds, reading
 // PyTorch's printouts (the page's own parser, web/compare.js), the checks of the errors-*.test.js files and
-// a forced garbage collection (for what a FinalizationRegistry frees).
+// a forced garbage collection (for what a FinalizationRegistry frees), and the chapter's results as the page
+// reads them (the tests of the chapter computed in parts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
@@ -8,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 
 import { AttentionError, loadAttention } from '../../wasm/index.js';
 import BOOK from '../../book/chapter3.json' with { type: 'json' };
+import { STEPS } from '../../web/steps/index.js';
 
 export { parsePrinted } from '../../web/compare.js';
 
@@ -110,3 +112,17 @@ export async function settle() {
     await nextTask();
   }
 }
+
+// ---------------------------------------------------------------- the chapter in parts
+
+/** What the page reads of each result: shape and values of a tensor, a fact's value (a check's kind). */
+export const readable = (results) =>
+  Object.fromEntries(
+    Object.entries(results).map(([name, r]) => [
+      name,
+      'value' in r ? (typeof r.value === 'function' ? 'function' : r.value) : { shape: r.shape, values: r.values },
+    ]),
+  );
+
+// One step of each section (its first), so that every split between sections is tried once.
+export const firstOfSection = STEPS.filter((step, i) => i === 0 || STEPS[i - 1].section !== step.section);
