@@ -1,27 +1,17 @@
 // One Python session: Pyodide (CPython in WebAssembly) with this project's `torch` package over the attention
 // core, and cells.py's Notebook holding the namespace. It runs inside a worker (worker.js), so a runaway
 // cell never blocks the page; everything here is synchronous once loaded.
+import { PYTHON_FILES } from './python-files.js';
 import { watchSiteFetches } from './site-only.js';
 
-// The Python files (path in Pyodide's file system -> address), written there at start-up. Each address is
-// written out literally so that a bundler copies the file.
-const PYTHON_FILES = {
-  'cells.py': new URL('./python/cells.py', import.meta.url),
-  'torch/__init__.py': new URL('./python/torch/__init__.py', import.meta.url),
-  'torch/_core.py': new URL('./python/torch/_core.py', import.meta.url),
-  'torch/_tensor.py': new URL('./python/torch/_tensor.py', import.meta.url),
-  'torch/nn/__init__.py': new URL('./python/torch/nn/__init__.py', import.meta.url),
-  'torch/nn/functional.py': new URL('./python/torch/nn/functional.py', import.meta.url),
-  'torch/nn/init.py': new URL('./python/torch/nn/init.py', import.meta.url),
-  'torch/nn/attention.py': new URL('./python/torch/nn/attention.py', import.meta.url),
-  'torch/nn/sparse.py': new URL('./python/torch/nn/sparse.py', import.meta.url),
-  'torch/nn/normalization.py': new URL('./python/torch/nn/normalization.py', import.meta.url),
-  'torch/serialization.py': new URL('./python/torch/serialization.py', import.meta.url),
-  'torch/_pytorch_names.py': new URL('./python/torch/_pytorch_names.py', import.meta.url),
-  // What importlib.metadata.version("torch") reads: the release this torch follows. The source is a .txt outside
-  // any *.dist-info folder, so that bundlers serve it as text and a host Python never takes it for a package.
-  'torch-1.13.1.dist-info/METADATA': new URL('./python/torch-dist-info.txt', import.meta.url),
-};
+// The Python files' sources (path in Pyodide's file system -> text) as the site's build puts them into this
+// script (vite.config.js, notebookPythonInWorker): a browser has them with the worker's own script instead of
+// 13 requests of their own. Null where this file runs as written (Node, the dev server): read from ./python/.
+const PYTHON_SOURCES = null;
+// Beside this module. Not written as new URL('./python/…', import.meta.url), which bundlers copy file by file.
+const moduleURL = import.meta.url;
+const PYTHON_FOLDER = new URL('python/', moduleURL);
+
 const PYTHON_HOME = '/home/pyodide/attention';
 // sys.setrecursionlimit's ceiling under Node: 49,000 Python frames with a recursive __repr__ on top (C
 // recursion up to CPython's own stack check) still fit the worker's stack (index.js).
@@ -385,7 +375,8 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     // first); Pyodide's own files download and its WebAssembly compiles while the rest of the snapshot arrives.
     const pyodideLoading = importPyodide(pyodideURL);
     const apiLoading = import('../wasm/index.js').then(({ loadAttention }) => loadAttention(flavour ? { flavour } : {}));
-    const sourcesLoading = Promise.all(Object.values(PYTHON_FILES).map(readText));
+    const sourcesLoading = PYTHON_SOURCES ? Promise.resolve(Object.keys(PYTHON_FILES).map((file) => PYTHON_SOURCES[file]))
+      : Promise.all(Object.values(PYTHON_FILES).map((file) => readText(new URL(file, PYTHON_FOLDER))));
     apiLoading.catch(() => {}); // each is awaited below; a failure is the start's
     sourcesLoading.catch(() => {});
     let offerLoading = null;
