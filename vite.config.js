@@ -14,6 +14,8 @@ import { gzipSync } from 'node:zlib';
 import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 
+import { PYTHON_FILES } from './notebook/python-files.js';
+
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 // A Content-Security-Policy source allowing an inline script or style with exactly this text.
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -147,6 +149,29 @@ function katexStyleBounds() {
     transform(css, id) {
       if (!/katex(\.min)?\.css$/.test(id.split('?')[0])) return null;
       return `${KATEX_STYLE_START}\n${css}\n${KATEX_STYLE_END}\n`;
+    },
+  };
+}
+
+/**
+ * The notebook's Python files inside its worker's script (notebook/session.js, PYTHON_SOURCES): one request
+ * instead of one per file, and fresh with the script's hash (so with the service worker's cache too).
+ */
+function notebookPythonInWorker() {
+  const session = here('notebook/session.js');
+  return {
+    name: 'attention:notebook-python',
+    enforce: 'pre',
+    transform(code, id) {
+      if (id.split('?')[0] !== session) return null;
+      const marker = 'const PYTHON_SOURCES = null;';
+      if (!code.includes(marker)) this.error(`notebook/session.js no longer holds "${marker}"`);
+      const sources = {};
+      for (const [path, file] of Object.entries(PYTHON_FILES)) {
+        this.addWatchFile(here(`notebook/python/${file}`));
+        sources[path] = readFileSync(here(`notebook/python/${file}`), 'utf8');
+      }
+      return { code: code.replace(marker, () => `const PYTHON_SOURCES = ${JSON.stringify(sources)};`), map: null };
     },
   };
 }
@@ -414,7 +439,7 @@ const workerNames = {
 const shared = {
   root: here('web'),
   base: './',
-  worker: { format: 'es', rollupOptions: { output: workerNames } },
+  worker: { format: 'es', plugins: () => [notebookPythonInWorker()], rollupOptions: { output: workerNames } },
   server: { port, headers: ISOLATED },
   preview: { port, strictPort: true, headers: ISOLATED },
   build: {
