@@ -66,7 +66,8 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   await weights.locator('td.cell[data-index="0,0,2,1"]').click();
   await page.waitForFunction(() => document.getElementById('take-apart').textContent.includes('“word3abcdef”'));
 
-  // at the top of the step the weights are off screen: drawn after the rest, busy until then
+  // at the top of the step the weights are off screen, and the scores' table below their small maps: drawn
+  // after the rest, busy until then
   const offScreen = await page.evaluate(async () => {
     window.scrollTo(0, 0);
     // the page learns what is on screen from an IntersectionObserver: once one of ours has reported after the
@@ -78,22 +79,27 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
       });
       watch.observe(document.querySelector('#step figure.result[data-tensor]'));
     });
+    // a figure by its tensor's name, a table box in a figure as 'name table'
+    const named = (el) => (el.matches('figure') ? el.dataset.tensor : `${el.closest('figure').dataset.tensor} table`);
     window.drawnLater = new Set();
-    new MutationObserver((seen) => seen.forEach(({ target }) => target.getAttribute('aria-busy') === 'true' && window.drawnLater.add(target.dataset.tensor)))
+    new MutationObserver((seen) => seen.forEach(({ target }) => target.getAttribute('aria-busy') === 'true' && window.drawnLater.add(named(target))))
       .observe(document.getElementById('step'), { subtree: true, attributeFilter: ['aria-busy'] });
-    return [...document.querySelectorAll('#step figure.result[data-tensor]')].filter((figure) => {
-      const { top, bottom } = figure.getBoundingClientRect();
+    const off = (el) => {
+      const { top, bottom } = el.getBoundingClientRect();
       return bottom < 0 || top > innerHeight;
-    }).map((figure) => figure.dataset.tensor);
+    };
+    const figures = [...document.querySelectorAll('#step figure.result[data-tensor]')];
+    return [...figures.filter(off), ...figures.filter((figure) => !off(figure)).flatMap((figure) => [...figure.querySelectorAll('.matrix-box.is-big')].filter(off))]
+      .map(named).sort();
   });
-  assert.deepEqual(offScreen, ['mha_weights'], 'the weights are off screen');
+  assert.deepEqual(offScreen, ['mha_scores table', 'mha_weights'], 'the weights are off screen, and the scores’ table');
   await page.locator('#inputSeed').selectText();
   await page.keyboard.type('4242', { delay: 0 });
   await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('inputSeed') === '4242');
   assert.equal(settingsOf(page).inputSeed, 4242);
   await assertShowsSettings(page, id);
   await assertCellsShowValues(page, id);
-  assert.deepEqual(await page.evaluate(() => [...window.drawnLater]), offScreen);
+  assert.deepEqual(await page.evaluate(() => [...window.drawnLater].sort()), offScreen);
   assertNoProblems(page);
   await closePage(page);
 });

@@ -9,7 +9,7 @@
 // element takes over from the new drawing (render/matrix.js); everything else in it is attributes and text.
 import morphdom from 'morphdom';
 
-import { recheckOverflow, relabel } from '../render/matrix.js';
+import { boxKey, recheckOverflow, relabel } from '../render/matrix.js';
 
 // A step whose question or exercise veils its results holds those figures in its handlers: it is drawn anew.
 const HOLDS_FIGURES = '.predict, .predict-off, .exercise';
@@ -33,6 +33,8 @@ export function showStep(host, next, later = []) {
     !shown.querySelector(HOLDS_FIGURES) && !next.querySelector(HOLDS_FIGURES);
   const kept = [...next.querySelectorAll(':scope > .results > figure[data-kept], :scope > .results > figure[data-later]')];
   if (kept.length && !(same && keepsFigures(shown, next, kept))) return null;
+  const laterBoxes = [...next.querySelectorAll(':scope > .results > figure .matrix-box[data-later]')];
+  if (laterBoxes.length && !(same && keepsBoxes(shown, next, laterBoxes))) return null;
   if (!same) {
     host.replaceChildren(next);
     return next;
@@ -60,14 +62,16 @@ export function showStep(host, next, later = []) {
       from.replaceWith(to); // not a figure: the new drawing, with its own handlers
       return false;
     },
+    // a placeholder never shows: where nothing stands in its place (keepsBoxes rules that out), its drawing does
+    onBeforeNodeAdded: (node) => (node.draw && node.hasAttribute?.('data-later') ? node.draw() : node),
     onElUpdated: (el) => el.paint?.(el),
   });
   return shown;
 }
 
 /**
- * Draws the figures showStep left for later (`later`, as it filled it) into them, the same way as an edit
- * updates a figure in place; one whose figure is no longer on the page is skipped.
+ * Draws the figures and table boxes showStep left for later (`later`, as it filled it) into them, the same way
+ * as an edit updates a figure in place; one that is no longer on the page is skipped.
  */
 export function showLater(later) {
   for (const [figure, draw] of later) {
@@ -93,26 +97,42 @@ const screenWatch = typeof IntersectionObserver === 'function'
   ? new IntersectionObserver((entries) => entries.forEach((e) => onScreen.has(e.target) && onScreen.set(e.target, e.isIntersecting)))
   : null;
 const resultFigures = (host) => host.querySelectorAll(':scope > article > section.results > figure.result[data-tensor]');
+// a figure's table boxes in drawing order (render/matrix.js boxKey); the big ones are watched
+const tableBoxes = (figure) => figure.querySelectorAll('.matrix-box');
 
-/** Watches the results' figures of the step now drawn (those of a step drawn before are let go). */
+/** Watches the results' figures of the step now drawn, and their big tables (those of a step drawn before are let go). */
 export function watchFigures(host) {
   if (!screenWatch) return;
-  for (const figure of onScreen.keys()) {
-    if (!figure.isConnected) {
-      screenWatch.unobserve(figure);
-      onScreen.delete(figure);
+  for (const element of onScreen.keys()) {
+    if (!element.isConnected) {
+      screenWatch.unobserve(element);
+      onScreen.delete(element);
     }
   }
   for (const figure of resultFigures(host)) {
-    if (onScreen.has(figure)) continue;
-    onScreen.set(figure, true);
-    screenWatch.observe(figure);
+    for (const element of [figure, ...figure.querySelectorAll('.matrix-box.is-big')]) {
+      if (onScreen.has(element)) continue;
+      onScreen.set(element, true);
+      screenWatch.observe(element);
+    }
   }
 }
 
-/** The names of the results' figures of the step shown that are off screen, for an edit to draw them last. */
+/**
+ * What of the step shown is off screen, for an edit to draw it last: the names of the results' figures off
+ * screen, and in the others the big table boxes off screen (boxKey: a 16-column figure's small maps may be in
+ * sight while its table is below them).
+ */
 export function figuresOffScreen(host) {
-  return new Set([...resultFigures(host)].filter((figure) => onScreen.get(figure) === false).map((figure) => figure.dataset.tensor));
+  const names = new Set();
+  for (const figure of resultFigures(host)) {
+    if (onScreen.get(figure) === false) {
+      names.add(figure.dataset.tensor);
+      continue;
+    }
+    tableBoxes(figure).forEach((box, k) => onScreen.get(box) === false && names.add(boxKey(figure.dataset.tensor, k)));
+  }
+  return names;
 }
 
 /** Whether each kept figure of `next` has the figure it stands for, drawn, at its place in `shown`. */
@@ -120,6 +140,20 @@ function keepsFigures(shown, next, kept) {
   const [was, is] = [shown, next].map((article) => [...(article.querySelector(':scope > .results')?.children ?? [])]);
   return was.length === is.length &&
     kept.every((stub) => was[is.indexOf(stub)]?.matches(`figure.result[data-tensor="${stub.dataset.tensor}"]:not([data-kept])`));
+}
+
+/**
+ * Whether each table box left for later in `next` has, drawn in `shown`, a figure for the same tensor and shape
+ * at its figure's place, with as many boxes: the same drawing, so that morphdom meets the box in its place.
+ */
+function keepsBoxes(shown, next, stubs) {
+  const [was, is] = [shown, next].map((article) => [...(article.querySelector(':scope > .results')?.children ?? [])]);
+  return stubs.every((stub) => {
+    const figure = stub.closest('figure.result');
+    const before = was[is.indexOf(figure)];
+    return was.length === is.length && before?.matches(`figure.result[data-tensor="${figure.dataset.tensor}"][data-shape="${figure.dataset.shape}"]`) &&
+      tableBoxes(before).length === tableBoxes(figure).length;
+  });
 }
 
 /** Updates `from` to look like `to` (morphdom then writes the attributes that differ and goes on to the children). */

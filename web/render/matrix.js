@@ -102,7 +102,10 @@ export function renderResult(result, ctx) {
     ),
   );
   if (book && ctx.openBooks?.has(`${result.name}:cells`)) fig.classList.add('show-book');
-  const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book, texts), renderBook(result, ctx, book, fig, live, match));
+  // each table box in drawing order; one that ctx.later names (off screen when an edit began) is a placeholder
+  let boxes = 0;
+  const drawBox = (draw) => (ctx.later?.has(boxKey(result.name, boxes++)) ? laterBox(draw) : draw());
+  const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book, texts, drawBox), renderBook(result, ctx, book, fig, live, match));
   fig.append(body);
   return fig;
 }
@@ -136,6 +139,19 @@ function drawnFromNumbers(result, printInFull) {
   };
   fromNumbers.set(result, known);
   return known;
+}
+
+/** The name of a figure's k-th table box (in drawing order), as ctx.later holds it: 'attn_scores#0'. */
+export const boxKey = (name, k) => `${name}#${k}`;
+
+/**
+ * In place of a table box that is drawn after the step is painted (app/patch.js, as a figure left for later):
+ * draw() makes it. Its 256 cells at 16 x 16 are a third of a seed edit's frame, built, written and laid out.
+ */
+function laterBox(draw) {
+  const stub = h('div', { class: 'matrix-box', 'data-later': '' });
+  stub.draw = draw;
+  return stub;
 }
 
 /**
@@ -198,20 +214,28 @@ export function valuesJson(flat) {
  * 0..1 (attention weights) are never cut.
  */
 export function heatScale(values) {
+  // plain loops over a typed array: a seed edit at 16 x 16 x 16 scales two tensors of 8,192 numbers in its frame
   const flat = flatValues(values);
-  if (flat.some((v) => typeof v === 'boolean')) return { kind: 'none' };
-  const finite = flat.filter(Number.isFinite);
-  if (finite.length === 0) return { kind: 'none' };
-  const sizes = Float64Array.from(finite, Math.abs).sort(); // a typed array sorts by value, without a comparator call
-  const fence = farOutFence(sizes);
-  const inside = sizes.filter((v) => v <= fence);
-  // Weights between 0 and 1 keep their whole range: a causal mask's first row holds a lone 1 by design.
-  const isProbabilities = finite.every((v) => v >= 0 && v <= 1);
-  const lone = !isProbabilities && sizes.length - inside.length <= Math.max(1, 0.05 * sizes.length) &&
-    sizes.at(-1) >= 1.5 * inside.at(-1);
-  const top = lone ? inside.at(-1) : sizes.at(-1);
-  const beyond = finite.filter((v) => Math.abs(v) > top);
-  const kind = finite.some((v) => v < 0) ? 'diverging' : 'sequential';
+  const sizes = new Float64Array(flat.length);
+  let n = 0;
+  let negative = false;
+  let isProbabilities = true; // weights between 0 and 1 keep their whole range: a causal mask's first row holds a lone 1 by design
+  for (const v of flat) {
+    if (typeof v === 'boolean') return { kind: 'none' };
+    if (!Number.isFinite(v)) continue;
+    sizes[n++] = Math.abs(v);
+    if (v < 0) negative = true;
+    if (v < 0 || v > 1) isProbabilities = false;
+  }
+  if (n === 0) return { kind: 'none' };
+  const sorted = sizes.subarray(0, n).sort(); // a typed array sorts by value, without a comparator call
+  const fence = farOutFence(sorted);
+  let inside = n; // the sizes within the fence: a prefix of the sorted sizes
+  while (inside > 0 && !(sorted[inside - 1] <= fence)) inside--;
+  const lone = !isProbabilities && n - inside <= Math.max(1, 0.05 * n) && sorted[n - 1] >= 1.5 * sorted[inside - 1];
+  const top = lone ? sorted[inside - 1] : sorted[n - 1];
+  const beyond = flat.filter((v) => Number.isFinite(v) && Math.abs(v) > top);
+  const kind = negative ? 'diverging' : 'sequential';
   return {
     kind,
     min: kind === 'diverging' ? -top : 0,
@@ -275,10 +299,10 @@ const COLUMNS_SIDE_BY_SIDE = 12;
 // The head each multi-head result shows when its heads do not fit (kept across redraws of the page).
 const chosenHead = new Map();
 
-function renderTensor(result, scale, book, texts) {
+function renderTensor(result, scale, book, texts, drawBox) {
   const shape = result.shape;
   if (shape.length <= 2) {
-    return h('div', { class: 'tensor' }, matrixBox(result, scale, [], null, book, texts));
+    return h('div', { class: 'tensor' }, drawBox(() => matrixBox(result, scale, [], null, book, texts)));
   }
   const names = leadNames(shape.length - 2, result.axes);
   const group = h('div', {
@@ -290,8 +314,8 @@ function renderTensor(result, scale, book, texts) {
   const batches = Array.from({ length: shape[0] }, (_, b) => b);
   const shown = names[0] === 'batch' ? batches.filter((b) => b === 0 || !repeatsBatch0(result, b)) : batches;
   for (const b of shown) {
-    if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b, book, texts));
-    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes), book, texts));
+    if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b, book, texts, drawBox));
+    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(drawBox(() => matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes), book, texts)));
   }
   // below the numbers, so that they come first on a small screen
   if (shown.length < batches.length) {
@@ -326,10 +350,10 @@ function everyIndex(sizes, test) {
 }
 
 /** One batch's heads: side by side, or (too many to fit) small maps to pick from and the picked head's table. */
-function headRow(result, scale, b, book, texts) {
+function headRow(result, scale, b, book, texts, drawBox) {
   const [, heads, , cols] = result.shape;
   const box = (hd) => matrixBox(result, scale, [b, hd], leadCaption([b, hd], result.axes), book, texts);
-  if (heads * (cols + 1) <= COLUMNS_SIDE_BY_SIDE) return h('div', { class: 'head-row' }, ...Array.from({ length: heads }, (_, hd) => box(hd)));
+  if (heads * (cols + 1) <= COLUMNS_SIDE_BY_SIDE) return h('div', { class: 'head-row' }, ...Array.from({ length: heads }, (_, hd) => drawBox(() => box(hd))));
 
   // Only the picked head's table is built (16 heads of 16 x 16 would be 4,096 cells drawn for 256 shown).
   const picked = Math.min(chosenHead.get(result.name) ?? 0, heads - 1);
@@ -348,7 +372,7 @@ function headRow(result, scale, b, book, texts) {
     for (const p of e.currentTarget.querySelectorAll('.head-pick')) p.setAttribute('aria-pressed', String(p === pick));
     e.currentTarget.nextElementSibling.replaceWith(box(hd));
   };
-  return h('div', { class: 'head-row is-picked', 'data-batch': String(b) }, picker, box(picked));
+  return h('div', { class: 'head-row is-picked', 'data-batch': String(b) }, picker, drawBox(() => box(picked)));
 }
 
 /**

@@ -69,13 +69,14 @@ function notebookLink(step, settings, script) {
  * @param {{ results: object, settings: object, isBook: boolean, index: number, total: number, katex: object | null,
  *           openBooks: Set<string>, onBookToggle: Function, renamed?: boolean, answers?: object, onAnswer?: Function }} view
  *        renamed: the results are those shown, with words renamed: their figures are placeholders (keptFigure)
- *        later: names of results off screen, drawn once the rest of the step is on screen: placeholders (laterFigure)
+ *        later: names of results off screen, drawn once the rest of the step is on screen: placeholders (laterFigure),
+ *               and of table boxes off screen in the others (render/matrix.js boxKey): placeholders too
  *        answers: the questions answered ({ questionId: guess }); onAnswer(id, guess): one answered (render/predict.js)
  */
 /** In place of a result's figure that is drawn after the step is painted (app/patch.js): draw() makes it. */
 function laterFigure(result, view) {
   const stub = h('figure', { class: 'result', 'data-tensor': result.name, 'data-later': '' });
-  stub.draw = () => renderResult(result, view);
+  stub.draw = () => renderResult(result, { ...view, later: null }); // drawn whole, its tables too
   return stub;
 }
 
