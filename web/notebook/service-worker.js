@@ -99,8 +99,14 @@ async function respond(request) {
   const kept = SITE_FILES.length ? await cache.match(key) : null;
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.ok && SITE_FILES.length && request.method === 'GET') await cache.put(key, response.clone());
-  return response;
+  if (!response.ok || !SITE_FILES.length || request.method !== 'GET') return response;
+  await cache.put(key, response.clone()); // the whole download
+  // Served as kept rather than as downloaded (it is whole either way): Chromium keeps the code it compiles from a
+  // script of the cache beside it there, so that the first return visit already finds pyodide.asm.mjs compiled.
+  const stored = await cache.match(key);
+  if (!stored) return response;
+  response.body?.cancel().catch(() => {});
+  return stored;
 }
 
 self.addEventListener('fetch', (event) => {
