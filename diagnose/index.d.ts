@@ -61,6 +61,12 @@ export interface DiagnoseRequest {
 /** Exact answers, fewest changes first; with none, the nearest result and its first differing cell. */
 export function diagnose(request: DiagnoseRequest): Promise<{ exact: Answer[]; nearest: Answer | null }>;
 
+/**
+ * Readies the search before the first diagnose() (loads the core, runs a short search whose answer is dropped);
+ * changes no answer. `stillWanted` is asked between its stages: false ends it there.
+ */
+export function warmUp(options?: { settings?: string | DiagnoseSettings; stillWanted?: () => boolean }): Promise<void>;
+
 /** Rejections of a paste or of settings, with a message that says what is wrong. */
 export class DiagnoseError extends Error {
   name: 'DiagnoseError';

@@ -5,7 +5,7 @@ import { loadAttention } from '../wasm/index.js';
 import { STEPS } from '../web/steps/index.js';
 import { bookSettings, decodeSettings, validateSettings, SETTINGS } from '../web/state.js';
 import { parsePrinted, DiagnoseError } from './parse.js';
-import { search } from './search.js';
+import { search, warmUp as warmSearch } from './search.js';
 
 export { DiagnoseError, parsePrinted };
 
@@ -51,5 +51,21 @@ export async function diagnose({ printed, settings, step } = {}) {
     // the learner's own settings do not run (heads that do not divide d_out, ...): the core's message says why
     if (error?.name === 'AttentionError') throw new DiagnoseError(`These settings do not run in the chapter’s classes: ${error.message}`);
     throw error;
+  }
+}
+
+/**
+ * Readies the search before the first diagnose(): loads the core and runs a short search whose answer is dropped,
+ * so that the first paste finds the code compiled. It changes no answer. `stillWanted` is asked between its stages;
+ * false ends it there (a search is waiting). Settings it cannot run are left for diagnose() to report.
+ * @param {{ settings?: string | object, stillWanted?: () => boolean }} options
+ */
+export async function warmUp({ settings, stillWanted = () => true } = {}) {
+  const torch = await (torchPromise ??= loadAttention());
+  if (!stillWanted()) return;
+  try {
+    await warmSearch(torch, settingsFrom(settings), { stillWanted });
+  } catch {
+    // (diagnose() says what is wrong with these settings when it is asked)
   }
 }

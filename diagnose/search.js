@@ -9,6 +9,7 @@
 import { STEPS } from '../web/steps/index.js';
 import { ChapterRun } from './chapter-run.js';
 import { compareResult } from './compare.js';
+import { parsePrinted } from './parse.js';
 import { scanSeeds, seedScanner, mayPrintMore } from './seed-scan.js';
 import { COMMON_SEEDS, SEED_RANGE, DERIVED_MISTAKES, CLASS_MISTAKES, trainingTargets, seedKeys, seedChange, profileChange, settingChanges, drawsChanges, mistakeChange } from './changes.js';
 
@@ -38,6 +39,37 @@ export async function search(torch, settings, paste, { step = null } = {}) {
   const ongoing = { range: null };
   try {
     return await searchIn(run, settings, paste, targetsOf(step, settings), ongoing);
+  } finally {
+    ongoing.range?.stop();
+    run.dispose();
+  }
+}
+
+// What warmUp searches for: the keys (a shape many results have, so that every stage compares many) with one
+// number altered, so that no stage answers and each runs, the range of seeds cut to one chunk for each thread.
+const WARM_RESULT = 'keys';
+const WARM_RANGE = 999;
+
+/**
+ * A search the learner did not ask for, for its side effects only: compiled code for every stage (V8 tiers up the
+ * seed models, the comparisons and the chapter's runs over the first searches; a page's first search took
+ * 0.4-2.5 s more than its next) before the first paste. Its answer is dropped; nothing it computes is kept.
+ * `stillWanted()` is asked between its parts: false (a search is waiting) ends it there.
+ */
+export async function warmUp(torch, settings, { stillWanted = () => true } = {}) {
+  const run = new ChapterRun(torch, settings);
+  const ongoing = { range: null };
+  try {
+    const printed = run.results[WARM_RESULT]?.tensor.toString();
+    if (!printed || !stillWanted()) return;
+    // (the first printed number's last digit changed: a printout nothing explains)
+    const altered = printed.replace(/\d(?=[,\]])/, (d) => String((Number(d) + 1) % 10));
+    // (between stages, a turn for the thread's messages: a search that came meanwhile ends the warm-up there)
+    const pause = async () => {
+      await nextTask();
+      return stillWanted();
+    };
+    await searchIn(run, settings, parsePrinted(altered), targetsOf(null, settings), ongoing, { seedRange: WARM_RANGE, pause });
   } finally {
     ongoing.range?.stop();
     run.dispose();
@@ -152,7 +184,10 @@ export function scanChunksFor(port) {
   }
 }
 
-async function searchIn(run, settings, paste, targets, ongoing) {
+// `seedRange` and `pause` are warmUp's: the last seed of the range, and a function asked between stages, whose
+// false ends the search there (answering null).
+async function searchIn(run, settings, paste, targets, ongoing, { seedRange = SEED_RANGE, pause = null } = {}) {
+  const stopped = async () => pause !== null && !(await pause());
   // only the results with a part of the paste's shape can answer
   // a change of d_out or heads changes shapes; any other change can only answer with a result of the paste's shape
   const every = [...targets.plain.map((t) => ({ ...t, change: null })), ...targets.mistakes];
@@ -278,6 +313,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
 
   check(run.results, [], null, all, new Map([...run.parts].map(([name, { part }]) => [name, part])));
   if (exact.length) return finish(exact, nearest);
+  if (await stopped()) return null;
 
   // each seed of the range, for every result a seed moves: modelled in doubles from the draws that feed it
   // (seed-scan.js), so that a seed costs the words and arithmetic of its first numbers; the few seeds whose
@@ -292,7 +328,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
     // (the helper is not started before the range is reached: started with the single changes, it scanned for
     // searches that ended before the range, and under load those took 1.1-1.4 times as long, while the pastes
     // nothing explains gained nothing measurable)
-    ongoing.range = rangeScan({ settings, typedInputs: run.results.inputs.values, targets: scanned, paste, keys: seedKeys(settings), range: SEED_RANGE, skipValues: COMMON_SEEDS });
+    ongoing.range = rangeScan({ settings, typedInputs: run.results.inputs.values, targets: scanned, paste, keys: seedKeys(settings), range: seedRange, skipValues: COMMON_SEEDS });
   }
 
   // One change: the other build's masks, a setting, moved draws (whose runs also compare every mistake, so they
@@ -306,6 +342,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
   // results a seed moves rules that out for nearly every seed at its first numbers: the common seeds it cannot
   // rule out run in the core, then the range's. (A torch.Size reaching this stage fits no result, and a seed
   // changes no shape: no seed can answer it.)
+  if (await stopped()) return null;
   const commonSeeds = paste.kind === 'size' ? [] : seedKeys(settings).flatMap((key) => COMMON_SEEDS.filter((v) => v !== settings[key]).map((v) => seedChange(key, settings[key], v)));
   const screened = seedsThatMayPrint(run, settings, paste, all.filter((t) => !t.change), commonSeeds);
   const afterSingles = exact.length;
@@ -317,6 +354,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
 
   // the range of seeds (started above)
   const common = new Set(COMMON_SEEDS);
+  if (await stopped()) return null;
   const { candidates, unmodelled } = ongoing.range ? await ongoing.range.finish() : { candidates: [], unmodelled: [] };
   // one core run per seed found, for all the results it may print as
   const bySeed = new Map();
@@ -360,6 +398,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
     ];
     return targets.length > 0 && mayPrintMore({ settings, typedInputs: run.results.inputs.values, seeds: { [change.name]: change.to }, targets, paste, above: beaten() });
   };
+  if (await stopped()) return null;
   commonSeeds.forEach((change, i) => {
     at = [2, i];
     // (a seed paired later keeps the sections it runs, for the pairs)
@@ -396,7 +435,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
     if (results && wanted.some((n) => exactly(results[n]))) check(results, [seedChange(key, settings[key], v)], new Set(wanted));
   };
   for (const s of scans) {
-    for (let v = 0; v <= SEED_RANGE; v++) if (!common.has(v) && v !== settings[s.key]) scan(s, v);
+    for (let v = 0; v <= seedRange; v++) if (!common.has(v) && v !== settings[s.key]) scan(s, v);
     if (exact.length) return finish(exact, nearest);
   }
 
@@ -438,6 +477,7 @@ async function searchIn(run, settings, paste, targets, ongoing) {
   };
   let pair = 0;
   for (let i = 0; i < groups.length; i++) {
+    if (await stopped()) return null;
     for (let j = i + 1; j < groups.length; j++) {
       for (const a of groups[i]) {
         for (const b of groups[j]) {

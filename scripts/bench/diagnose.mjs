@@ -1,10 +1,12 @@
 // How long "My numbers are different…" takes to answer in Chromium (`node scripts/bench/diagnose.mjs [--rounds N]
-// [--only pattern] [--against folder]`, after npm run build:site): the built page on the local static host, a
-// printout pasted into a step's box, from the click on "Find why" to the answer, for one change of each kind at the
-// book's sizes and at 16 words × 16 dims. `first` includes starting the worker (its WebAssembly and the chapter's
-// watched run); the median is of the rounds after it, in the same page; `× seed 42` is the median over the book's
-// seed 42 case's median in the same run (the machine's load moves both alike), and the load average is read before
-// and after. `--against folder`: another build of the site (a copy of dist/site from before a change), searched
+// [--only pattern] [--against folder] [--pause s]`, after npm run build:site): the built page on the local static
+// host, a printout pasted into a step's box, from the click on "Find why" to the answer, for one change of each
+// kind at the book's sizes and at 16 words × 16 dims. `first` is what a learner meets: a fresh page, the box
+// opened, a pause to paste (2.5 s unless --pause), then the page's first search, with whatever of starting the
+// workers (their WebAssembly, the chapter's watched run, the code's first runs) is left by then (`warm-up` says how
+// far the page's warm-up had got at the click); the median is of the rounds after it, in the same page; `× seed 42`
+// is a median over the book's seed 42 case's median in the same run (the machine's load moves both alike; the first
+// search's multiple is of seed 42's first), and the load average is read before and after. `--against folder`: another build of the site (a copy of dist/site from before a change), searched
 // in a page of its own beside each case's, the two alternating round by round, so that both see the same load.
 // Prints a table, then JSON.
 import { loadavg, cpus } from 'node:os';
@@ -18,6 +20,7 @@ const rounds = Number(option('--rounds')) || 3;
 // --only <pattern>: the cases whose names match it (with seed 42's, which the others are measured against)
 const only = option('--only') ? new RegExp(option('--only')) : null;
 const against = option('--against');
+const pauseMs = 1000 * (Number(option('--pause')) || 2.5);
 const CASES = diagnoseCases(await loadAttention()).filter((c) => !only || only.test(c.what) || c.what === 'book: seed 42 (common)');
 
 // one search from the click to the answer, in ms
@@ -51,26 +54,45 @@ try {
   for (const c of CASES) {
     const sel = `${stepSelector(c.step)} [data-diagnose]`;
     const pages = [];
-    for (const base of bases) {
+    const times = bases.map(() => []);
+    const answers = bases.map(() => '');
+    const warmAtClick = [];
+    // the first search in a fresh page, one build after the other (which goes first alternating case by case):
+    // the box opened, the pause to paste, the paste
+    const order = CASES.indexOf(c) % 2 ? [...bases.keys()].reverse() : [...bases.keys()];
+    for (const k of order) {
       const page = await newPage(env.browser);
-      await page.goto(base + formatHash(c.step, c.settings));
+      await page.goto(bases[k] + formatHash(c.step, c.settings));
       const box = page.locator(sel);
       await box.waitFor();
+      // (when the page's warm-up ends, from the box's opening: it may end after the first search has started)
+      await page.evaluate(() => {
+        const html = document.documentElement;
+        const opened = performance.now();
+        new MutationObserver((_, seen) => {
+          if (html.dataset.diagnoseWorkers !== 'warm') return;
+          window.warmUpMs = performance.now() - opened;
+          seen.disconnect();
+        }).observe(html, { attributes: true, attributeFilter: ['data-diagnose-workers'] });
+      });
       await box.locator('summary').click();
+      await page.waitForTimeout(pauseMs);
       await box.locator('textarea').fill(c.printed);
-      pages.push(page);
+      warmAtClick[k] = await page.evaluate(() => document.documentElement.dataset.diagnoseWorkers ?? 'none');
+      times[k].push(await search(page, sel));
+      answers[k] = (await page.locator(`${sel} .diagnose-answer :is(.diagnose-verdict, .notice)`).first().textContent()).slice(0, 70);
+      pages[k] = page;
     }
-    const times = pages.map(() => []);
-    const answers = pages.map(() => '');
-    for (let r = 0; r <= rounds; r++) {
+    const warmUpMs = await pages[0].evaluate(() => window.warmUpMs ?? null);
+    for (let r = 1; r <= rounds; r++) {
       for (let k = 0; k < pages.length; k++) {
         times[k].push(await search(pages[k], sel));
         answers[k] = (await pages[k].locator(`${sel} .diagnose-answer :is(.diagnose-verdict, .notice)`).first().textContent()).slice(0, 70);
       }
     }
     const [first, ...warm] = times[0];
-    const row = { case: c.what, firstMs: Math.round(first), medianMs: Math.round(median(warm)), answer: answers[0] };
-    if (against) Object.assign(row, { againstMedianMs: Math.round(median(times[1].slice(1))), sameAnswer: answers[1] === answers[0] });
+    const row = { case: c.what, firstMs: Math.round(first), medianMs: Math.round(median(warm)), warmUp: warmAtClick[0], warmUpMs: warmUpMs && Math.round(warmUpMs), answer: answers[0] };
+    if (against) Object.assign(row, { againstFirstMs: Math.round(times[1][0]), againstMedianMs: Math.round(median(times[1].slice(1))), againstWarmUp: warmAtClick[1], sameAnswer: answers[1] === answers[0] });
     rows.push(row);
     for (const page of pages) await page.context().close();
   }
@@ -81,14 +103,19 @@ try {
 const load = { before: loadBefore, after: loadavg()[0], cpus: cpus().length };
 const seed42 = rows.find((r) => r.case === 'book: seed 42 (common)');
 for (const r of rows) {
+  r.firstVsSeed42 = Number((r.firstMs / seed42.firstMs).toFixed(2));
   r.vsSeed42 = Number((r.medianMs / seed42.medianMs).toFixed(2));
-  if (against) r.againstVsSeed42 = Number((r.againstMedianMs / seed42.againstMedianMs).toFixed(2));
+  if (against) {
+    r.againstFirstVsSeed42 = Number((r.againstFirstMs / seed42.againstFirstMs).toFixed(2));
+    r.againstVsSeed42 = Number((r.againstMedianMs / seed42.againstMedianMs).toFixed(2));
+  }
 }
-console.log(`load average ${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after, ${load.cpus} CPUs${against ? `; against ${against}` : ''}`);
-const columns = ['case'.padEnd(30), 'first ms'.padStart(9), 'median ms'.padStart(10), '× seed 42'.padStart(10), ...(against ? ['against ms'.padStart(11), '× seed 42'.padStart(10)] : []), ' answer'];
+console.log(`load average ${load.before.toFixed(1)} before, ${load.after.toFixed(1)} after, ${load.cpus} CPUs; first: after ${pauseMs / 1000} s with the box open${against ? `; against ${against}` : ''}`);
+const cell = (ms, ratio) => `${ms} (${ratio.toFixed(2)}×)`.padStart(14);
+const columns = ['case'.padEnd(30), 'first ms'.padStart(14), 'warm-up'.padStart(8), 'its ms'.padStart(8), 'median ms'.padStart(14), ...(against ? ['against first'.padStart(14), 'median'.padStart(14)] : []), ' answer'];
 console.log(...columns);
 for (const r of rows) {
-  const other = against ? [String(r.againstMedianMs).padStart(11), r.againstVsSeed42.toFixed(2).padStart(10)] : [];
-  console.log(r.case.padEnd(30), String(r.firstMs).padStart(9), String(r.medianMs).padStart(10), r.vsSeed42.toFixed(2).padStart(10), ...other, '', r.answer + (against && !r.sameAnswer ? ' (the other build answered otherwise)' : ''));
+  const other = against ? [cell(r.againstFirstMs, r.againstFirstVsSeed42), cell(r.againstMedianMs, r.againstVsSeed42)] : [];
+  console.log(r.case.padEnd(30), cell(r.firstMs, r.firstVsSeed42), r.warmUp.padStart(8), String(r.warmUpMs ?? '-').padStart(8), cell(r.medianMs, r.vsSeed42), ...other, '', r.answer + (against && !r.sameAnswer ? ' (the other build answered otherwise)' : ''));
 }
-console.log(JSON.stringify({ rounds, load, against, rows }));
+console.log(JSON.stringify({ rounds, pauseMs, load, against, rows }));

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { diagnose, parsePrinted, DiagnoseError } from '../../diagnose/index.js';
+import { diagnose, parsePrinted, DiagnoseError, warmUp } from '../../diagnose/index.js';
 import { loadAttention } from '../../wasm/index.js';
 import { computeChapter } from '../../web/chapter/index.js';
 import { bookSettings } from '../../web/state.js';
@@ -126,6 +126,22 @@ test('the range of seeds shared with a helper thread (the page’s second worker
     shareScans(null);
     port1.close();
   }
+});
+
+test('warmUp runs every stage of a search without changing an answer, and ends at a stage once unwanted', async () => {
+  const printed = computeChapter(torch, { ...bookSettings(), seed: 42 }).keys.tensor.toString();
+  const before = await diagnose({ printed, step: 'keys-values' });
+  // (asked once the core is loaded, then between the search's stages)
+  let asked = 0;
+  await warmUp({ settings: bookSettings(), stillWanted: () => ++asked > 0 });
+  assert.ok(asked > 5, `asked ${asked} times: the warm-up's search stopped before its last stages`);
+  assert.deepEqual(await diagnose({ printed, step: 'keys-values' }), before);
+  asked = 0;
+  await warmUp({ settings: 'd_out=4&heads=2', stillWanted: () => ++asked < 2 });
+  assert.equal(asked, 2, 'a search waiting ends the warm-up at the first stage after it');
+  // settings the classes cannot run: nothing thrown, left for diagnose() to report
+  await warmUp({ settings: 'd_out=5&heads=2' });
+  await assert.rejects(diagnose({ printed, settings: 'd_out=5&heads=2' }), DiagnoseError);
 });
 
 test('profile: the dropout mask of an Intel MKL build is named as that build', async () => {

@@ -16,11 +16,12 @@ let nextId = 0;
 const waiting = new Map();
 
 const startWorker = () => new Worker(new URL('../../diagnose/worker.js', import.meta.url), { type: 'module' });
+const singleFile = () => document.documentElement.dataset.edition === 'single-file';
 
 // The worker, or null where none can start (the single file from file://): then the search runs in the page.
 // With a second core, a second worker scans half of the range of seeds for it (diagnose/worker.js).
 function searchWorker() {
-  if (worker !== null || typeof Worker === 'undefined' || document.documentElement.dataset.edition === 'single-file') return worker;
+  if (worker !== null || typeof Worker === 'undefined' || singleFile()) return worker;
   try {
     worker = startWorker();
     if ((navigator.hardwareConcurrency ?? 1) > 1) {
@@ -34,20 +35,63 @@ function searchWorker() {
       }
     }
     worker.onmessage = ({ data }) => {
+      // (the page's record of the warm-up, for its tests and benchmark)
+      if (data.warmed) {
+        document.documentElement.dataset.diagnoseWorkers = 'warm';
+        return;
+      }
       waiting.get(data.id)?.(data);
       waiting.delete(data.id);
+      stopIfUnused();
     };
     worker.onerror = () => {
       for (const done of waiting.values()) done({ error: { name: 'Error', message: 'The search could not start here.' } });
       waiting.clear();
-      worker = null;
-      scanner?.terminate();
-      scanner = null;
+      stopWorkers();
     };
   } catch {
     worker = null;
   }
   return worker;
+}
+
+function stopWorkers() {
+  worker?.terminate();
+  scanner?.terminate();
+  worker = scanner = null;
+  delete document.documentElement.dataset.diagnoseWorkers;
+}
+
+// With no box open and no search waiting, the workers go (the searching one holds a copy of the core and the
+// chapter: memory a phone wants back); opening a box starts them again.
+function stopIfUnused() {
+  if (waiting.size === 0 && !document.querySelector('details.diagnose[open]')) stopWorkers();
+}
+
+// The learner has opened a box: start the workers now, in idle time, and have them warm up (load the core, run a
+// short search whose answer is dropped), so that the first paste does not wait for either; nothing happens for a
+// learner who never opens one. Later settings need no warm-up of their own (the compiled code serves them too).
+// In the single file the search runs in the page: only its module is loaded ahead, as a search's CPU there would
+// take the main thread.
+let warmAsked = false;
+function warmSoon(settings) {
+  if (warmAsked) return;
+  warmAsked = true;
+  const idle = window.requestIdleCallback ?? ((run) => setTimeout(run, 0));
+  idle(
+    () => {
+      warmAsked = false;
+      if (!document.querySelector('details.diagnose[open]') && !document.activeElement?.matches('.diagnose-field')) return;
+      if (singleFile() || typeof Worker === 'undefined') {
+        import('../../diagnose/index.js').catch(() => {}); // (a failure shows when the search imports it)
+        return;
+      }
+      if (worker || !searchWorker()) return;
+      document.documentElement.dataset.diagnoseWorkers = 'warming';
+      worker.postMessage({ warm: { settings: { ...settings } } });
+    },
+    { timeout: 1000 },
+  );
 }
 
 async function search(request) {
@@ -85,6 +129,7 @@ export function renderDiagnose(step, settings) {
   const field = h('textarea', { id: fieldId, class: 'diagnose-field', rows: '6', spellcheck: 'false', autocomplete: 'off', placeholder: 'tensor([[0.4300, 0.1500],\n        ...])' });
   field.value = state.text;
   field.addEventListener('input', () => (state.text = field.value));
+  field.addEventListener('focus', () => warmSoon(settings));
   const answer = h('div', { class: 'diagnose-answer', 'aria-live': 'polite' });
   const button = h('button', { type: 'button', class: 'button small diagnose-run' }, 'Find why');
   const box = h(
@@ -100,7 +145,11 @@ export function renderDiagnose(step, settings) {
       answer,
     ),
   );
-  box.addEventListener('toggle', () => (state.open = box.open));
+  box.addEventListener('toggle', () => {
+    state.open = box.open;
+    if (box.open) warmSoon(settings);
+    else stopIfUnused();
+  });
   button.addEventListener('click', async () => {
     button.disabled = true;
     answer.replaceChildren(h('p', { class: 'diagnose-busy' }, 'Searching: the chapter under other seeds, builds, settings and mistakes…'));
