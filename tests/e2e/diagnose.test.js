@@ -107,6 +107,34 @@ test('a paste that is not a tensor gets a clear message, and the page stays resp
   await closePage(page);
 });
 
+test('opening the box starts the search workers and warms them; closing it stops them; reopened, and with the settings changed meanwhile, a search answers for the new settings', async () => {
+  const page = await newPage(env.browser);
+  const workers = [];
+  page.on('worker', (worker) => workers.push(new Promise((closed) => worker.once('close', closed))));
+  const warmUp = () => page.evaluate(() => document.documentElement.dataset.diagnoseWorkers ?? null);
+  await openAt(page, env.base, STEP);
+  assert.deepEqual([workers.length, await warmUp()], [0, null], 'nothing started for a learner who has not opened the box');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await box(page).locator('summary').click();
+  await page.waitForFunction(() => document.documentElement.dataset.diagnoseWorkers === 'warm', null, { timeout: 60_000 });
+  assert.equal(workers.length, cores > 1 ? 2 : 1);
+  await box(page).locator('summary').click();
+  await Promise.all(workers);
+  assert.equal(await warmUp(), null);
+  // reopened, then seedV2 set to 42 while the workers warm up (the step redrawn with the box open)
+  await box(page).locator('summary').click();
+  await page.waitForFunction(() => document.documentElement.dataset.diagnoseWorkers);
+  await page.fill('#seedV2', '42');
+  await page.locator('#seedV2').press('Tab');
+  await page.waitForFunction(() => location.hash.includes('seedV2=42'));
+  await waitForStep(page, STEP);
+  const answer = await ask(page, SEED_42);
+  assert.match(await answer.locator('.diagnose-verdict').first().textContent(), /exactly the page’s numbers, with the settings as they are/);
+  assert.equal(workers.length, cores > 1 ? 4 : 2);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
 test('390 px with an answer shown: no page-level horizontal scroll, axe-core clean', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844, contextOptions: { bypassCSP: true } });
   await openAt(page, env.base, STEP, bookSettings());
