@@ -82,8 +82,13 @@ test('where the browser gives no service worker, Stop restarts Python and the pa
 
 test('loading shows its phases in order, with the bytes downloaded, and the bar only moves forward', { timeout: 120_000 }, async () => {
   const page = await newPage(browser);
+  const requested = [];
+  page.context().on('request', (request) => requested.push(new URL(request.url()).pathname));
   await page.goto(`${base}notebook.html`);
   await pythonReady(page);
+  // The Python files come inside the worker's script (the site's build puts them there), not one request each.
+  assert.ok(requested.some((path) => path.endsWith('/pyodide/pyodide.asm.wasm')), `the worker's requests are seen: ${requested.join(' ')}`);
+  assert.deepEqual(requested.filter((path) => /\.py$|torch-dist-info/.test(path)), []);
   const log = await page.evaluate(() => window.notebookLoad);
   const messages = log.map((e) => e.message);
   const at = (pattern) => messages.findIndex((m) => pattern.test(m));
