@@ -100,7 +100,8 @@
       var bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(packed) : Uint8Array.from(atob(packed), function (c) {
         return c.charCodeAt(0);
       });
-      var wasm = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')), {
+      // a Response's own stream of the bytes: a Blob's would send them to the browser process and back
+      var wasm = new Response(new Response(bytes).body.pipeThrough(new DecompressionStream('gzip')), {
         headers: { 'Content-Type': 'application/wasm' },
       });
       compiled = WebAssembly.compileStreaming ? WebAssembly.compileStreaming(wasm) : wasm.arrayBuffer().then(compileBytes);
