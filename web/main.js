@@ -71,9 +71,11 @@ async function boot() {
   // chapter, the contents, the settings and the step buttons (hidden until data-ready) follow once it is painted.
   const link = location.hash;
   fromLocation({ initial: true, start: true });
+  const showRest = firstScreenFirst(els.step);
   performance.mark('page:first-step');
   els.step.removeAttribute('aria-busy');
   await afterPaint();
+  showRest();
   finishStart(link);
   wireEvents();
   fromLocation(); // a link followed while the page started
@@ -84,6 +86,23 @@ async function boot() {
   typesetPending(els.step, katex);
   watchScrollers();
   warmUpNotebook(); // while the learner reads, the notebook's files come into the cache
+}
+
+/**
+ * The first frame holds the first screen only: when the step's results already reach below the window, the parts
+ * after them (how the numbers are made, the rest of the explanation) are left out of it (data-first-screen, in
+ * styles.css) and shown by the function returned, after that frame: the frame then styles, lays out and asks the
+ * system for the fonts of what can be seen (each such request a wait for the browser process), not of the whole
+ * step. The results' place is the layout that frame needs anyway.
+ */
+function firstScreenFirst(host) {
+  const results = host.querySelector(':scope > article > section.results');
+  if (!results?.nextElementSibling) return () => {};
+  host.dataset.firstScreen = '';
+  const show = () => delete host.dataset.firstScreen;
+  if (results.getBoundingClientRect().bottom >= window.innerHeight) return show;
+  show(); // the parts after the results are on the first screen: all of the step in the first frame, as before
+  return () => {};
 }
 
 /** Resolves once what is drawn now has been painted (at once in a hidden tab, which paints nothing). */

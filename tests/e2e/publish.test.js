@@ -244,6 +244,64 @@ test('dist/attention-lab.html from file:// with the network off: numbers, formul
   await closePage(page);
 });
 
+/**
+ * In the page before its scripts: at its first numbers ('page:first-step'), which parts of the step are left out
+ * of the first frame, whether the results reach below the window, and where every part drawn then lies.
+ */
+function recordFirstScreen() {
+  const placeInStep = (part) => {
+    const [{ top, left, width, height }, step] = [part.getBoundingClientRect(), part.parentElement.getBoundingClientRect()];
+    return [part.className, JSON.stringify({ top: top - step.top, left: left - step.left, width, height })];
+  };
+  window.placeInStep = placeInStep;
+  const mark = performance.mark.bind(performance);
+  performance.mark = (name, ...rest) => {
+    if (name === 'page:first-step') {
+      const parts = [...document.querySelectorAll('#step > article > *')];
+      window.firstScreen = {
+        left: parts.filter((part) => !part.getClientRects().length).map((part) => part.className),
+        resultsBottom: document.querySelector('#step > article > .results').getBoundingClientRect().bottom,
+        places: parts.filter((part) => part.getClientRects().length).map(placeInStep),
+      };
+    }
+    return mark(name, ...rest);
+  };
+}
+
+test('dist/attention-lab.html: the first frame holds the first screen, the rest of the step comes after it, where it was', async () => {
+  for (const [height, leftOut] of [[800, true], [2400, false]]) {
+    const page = await newPage(env.browser, { height, contextOptions: { offline: true } });
+    await page.addInitScript(recordFirstScreen);
+    await page.goto(`file://${singleFile}`);
+    await waitForStep(page, STEPS[0].id);
+    const first = await page.evaluate(() => window.firstScreen);
+    const now = await page.evaluate(() => ({
+      parts: [...document.querySelectorAll('#step > article > *')].map((part) => [part.className, part.getClientRects().length > 0]),
+      waiting: document.getElementById('step').hasAttribute('data-first-screen'),
+    }));
+    assert.equal(now.waiting, false, `${height} px: the parts after the results are still left out once the page is ready`);
+    assert.deepEqual(now.parts.filter(([, shown]) => !shown), [], `${height} px: parts of the step not shown once the page is ready`);
+    const results = now.parts.findIndex(([name]) => name.split(' ')[0] === 'results');
+    assert.ok(results > 0 && results < now.parts.length - 1, 'the first step has parts before and after its results');
+    if (leftOut) {
+      // only what lies below the window is left out: the results reach below it, every part after them waits
+      assert.ok(first.resultsBottom >= height, `${height} px: the results end at ${first.resultsBottom} px, on the first screen`);
+      assert.deepEqual(first.left.map((name) => name.split(' ')[0]), now.parts.slice(results + 1).map(([name]) => name.split(' ')[0]), 'the parts left out of the first frame');
+    } else {
+      assert.ok(first.resultsBottom < height, `${height} px: the results end at ${first.resultsBottom} px`);
+      assert.deepEqual(first.left, [], `${height} px: parts left out of the first frame although on the first screen`);
+    }
+    // what the first frame drew up to the results is where it stays in the step (the header above it grows once
+    // the panels come; a formula below, once typeset)
+    const places = await page.evaluate(() => [...document.querySelectorAll('#step > article > *')].map(window.placeInStep));
+    for (const [name, place] of first.places.slice(0, results + 1)) {
+      assert.equal(places.find(([other]) => other.split(' ')[0] === name.split(' ')[0])?.[1], place, `${height} px: ${name} moved once the rest of the step came`);
+    }
+    assertNoProblems(page, 'the single file');
+    await closePage(page);
+  }
+});
+
 test('dist/attention-lab.html in a browser without WebAssembly SIMD says what to do instead', async () => {
   const page = await newPage(env.browser, { contextOptions: { offline: true } });
   // as an engine without SIMD would: the page's SIMD probe does not validate
