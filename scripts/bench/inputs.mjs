@@ -1,6 +1,7 @@
 // How fast the page follows its settings (part of `npm run bench`; alone: `node scripts/bench/inputs.mjs
-// [--rounds N] [--sites folderA,folderB]`, after npm run build:site; --sites compares builds, e.g. one made
-// with `vite build --outDir`, their rounds alternating). dist/site on localhost in Chromium at 1280 x 800, at the book's
+// [--rounds N] [--sites folderA,folderB | --against folder]`, after npm run build:site; --sites compares builds,
+// e.g. one made with `vite build --outDir`, their rounds alternating; --against folder is --sites dist/site,folder:
+// this build against another, e.g. the build before a change). dist/site on localhost in Chromium at 1280 x 800, at the book's
 // size and at 16 words x 16 dims x 16 heads (d_out 64), on the multi-head weights step (the most cells):
 //   cold      a fresh context opening a link: navigation to the step's numbers on screen ('page:first-step')
 //   keystroke one character typed into a word: the input event to the frame after the step shows it
@@ -13,6 +14,7 @@
 // work on the machine), split into the page's script and the browser's style, layout and paint (cpuSplitMs).
 // Prints one JSON object on stdout.
 import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { startStaticHost } from '../static-host.mjs';
@@ -171,6 +173,7 @@ export async function inputTimes(rounds = 3, sites = [`${root}dist/site/`]) {
   } catch {
     return null;
   }
+  const loadBefore = loadavg()[0];
   const servers = await Promise.all(sites.map((folder) => startStaticHost({ folder })));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
   const bases = servers.map((server) => `http://localhost:${server.address().port}/course/attention/`);
@@ -186,7 +189,7 @@ export async function inputTimes(rounds = 3, sites = [`${root}dist/site/`]) {
     await Promise.all(servers.map((server) => new Promise((done) => server.close(done))));
   }
   const conditions = `Chromium 1280 x 800 on localhost, step ${STEP}, median of ${rounds} cold loads and ${rounds * 3} edits (CPU: of ${rounds})` +
-    `${sites.length > 1 ? ', the builds’ rounds alternating' : ', dist/site'}`;
+    `${sites.length > 1 ? ', the builds’ rounds alternating' : ', dist/site'}, load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, ${cpus().length} CPUs`;
   const sized = (t) => Object.fromEntries(Object.entries(t).map(([name, into]) => [name, summary(into)]));
   if (sites.length === 1) return { conditions, ...sized(times[0]) };
   return { conditions, ...Object.fromEntries(sites.map((site, s) => [site, sized(times[s])])) };
@@ -194,6 +197,6 @@ export async function inputTimes(rounds = 3, sites = [`${root}dist/site/`]) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
-  const sites = option('--sites')?.split(',');
+  const sites = option('--sites')?.split(',') ?? (option('--against') ? [`${root}dist/site/`, option('--against')] : undefined);
   console.log(JSON.stringify(await inputTimes(Number(option('--rounds') ?? 3), sites), null, 1));
 }

@@ -16,6 +16,12 @@ export function printedElements(tensor, text = liveText(tensor)) {
   return body.match(/-?inf|nan|True|False|-?\d+\.\d*(?:e[+-]\d+)?/g) ?? [];
 }
 
+/**
+ * Whether the core's str(tensor) of this shape is summarised with '...' (its default print options, as
+ * PyTorch's: more than 1000 elements, and a dimension longer than twice its 3 edge items).
+ */
+const isSummarised = (shape) => shape.reduce((n, d) => n * d, 1) > 1000 && shape.some((d) => d > 6);
+
 /** The core's str(tensor), or null. */
 function liveText(tensor) {
   try {
@@ -120,7 +126,9 @@ function drawnFromNumbers(result, printInFull) {
   if (known && known.printInFull === printInFull) return known;
   const shape = result.shape;
   const flat = flatValues(result.values);
-  const live = liveText(result.tensor);
+  // the core's printout, shown beside the book's and read for the cells' texts; not made where it can serve
+  // neither (no book, and summarised with '...'): a seed edit at 16 x 16 x 16 printed two such tensors in its frame
+  const live = result.book || !isSummarised(shape) ? liveText(result.tensor) : null;
   const printed = printedElements(result.tensor, live);
   known = {
     printInFull,
@@ -392,9 +400,7 @@ function miniMap(result, scale, lead) {
     const colours = pageColours();
     const image = new ImageData(cols, rows.length);
     rows.forEach((row, i) => row.forEach((v, j) => {
-      const heat = safeMark(result, [...lead, i, j]) === 'masked' ? 'masked' : heatStyle(scale, v);
-      const bytes = heat === 'masked' ? colours.masked
-        : heat ? colours.shade(heat['--heat-color'] === 'var(--heat-neg)' ? 'neg' : 'pos', heat['--heat']) : colours.cell;
+      const bytes = safeMark(result, [...lead, i, j]) === 'masked' ? colours.masked : heatBytes(colours, scale, v);
       image.data.set(bytes, (i * cols + j) * 4);
     }));
     const painted = target.painted;
@@ -405,6 +411,16 @@ function miniMap(result, scale, lead) {
   // painted once the drawing is on the page (a task's microtasks run after it), unless an edit kept another
   queueMicrotask(() => canvas.isConnected && canvas.paint(canvas));
   return canvas;
+}
+
+/**
+ * A value's colour as RGBA bytes, as heatStyle colours its cell (the heat colour of its sign at the share of the
+ * scale, in whole percent), without the style object and its strings: 16 maps of 256 squares a seed edit.
+ */
+function heatBytes(colours, scale, v) {
+  if (scale.kind === 'none' || typeof v !== 'number' || !Number.isFinite(v)) return colours.cell;
+  const t = scale.t(v);
+  return colours.shade(t < 0 ? 'neg' : 'pos', Math.round(Math.min(1, Math.abs(t)) * 100));
 }
 
 // The page's colours as RGBA bytes, for the theme in use (light or dark): a cell's background, a masked
@@ -422,16 +438,16 @@ function pageColours() {
   const theme = JSON.stringify(css);
   const known = css['--cell-bg'] ? scheme : null; // none while the style sheet is not applied: read again next time
   if (themeColours?.theme === theme) return Object.assign(themeColours, { scheme: known });
-  const shades = new Map();
+  const shades = { pos: [], neg: [] }; // by sign, then percent
   themeColours = {
     theme,
     scheme: known,
     cell: rgba(css['--cell-bg']),
     masked: rgba(css['--masked-bg']),
+    /** The heat colour of `sign` ('pos' or 'neg') mixed `percent` (0-100) into a cell's background. */
     shade(sign, percent) {
-      const key = `${sign} ${percent}`;
-      if (!shades.has(key)) shades.set(key, rgba(`color-mix(in oklab, ${css[sign === 'neg' ? '--heat-neg' : '--heat-pos']} ${percent}, ${css['--cell-bg']})`));
-      return shades.get(key);
+      shades[sign][percent] ??= rgba(`color-mix(in oklab, ${css[sign === 'neg' ? '--heat-neg' : '--heat-pos']} ${percent}%, ${css['--cell-bg']})`);
+      return shades[sign][percent];
     },
   };
   return themeColours;
