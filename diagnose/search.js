@@ -45,9 +45,11 @@ export async function search(torch, settings, paste, { step = null } = {}) {
   }
 }
 
-// What warmUp searches for: the keys (a shape many results have, so that every stage compares many) with one
-// number altered, so that no stage answers and each runs, the range of seeds cut to one chunk for each thread.
-const WARM_RESULT = 'keys';
+// What warmUp searches for: a whole result and one row, the keys and 3.3.1's weights (shapes many results and
+// their rows have, so that every stage compares many), each with one number altered, so that no stage answers
+// and each runs; the range of seeds cut to one chunk for each thread. (In Node, with the keys alone, the first
+// search of an altered 6-vector after it took 2.0-2.2 s of CPU against 2.5 s cold; with the row too, 1.1-1.4 s.)
+const WARM_RESULTS = ['keys', 'attn_weights_2'];
 const WARM_RANGE = 999;
 
 /**
@@ -59,17 +61,20 @@ const WARM_RANGE = 999;
 export async function warmUp(torch, settings, { stillWanted = () => true } = {}) {
   const run = new ChapterRun(torch, settings);
   const ongoing = { range: null };
+  // (between stages and changes, a turn for the thread's messages: a search that came meanwhile ends it there)
+  const pause = async () => {
+    await nextTask();
+    return stillWanted();
+  };
   try {
-    const printed = run.results[WARM_RESULT]?.tensor.toString();
-    if (!printed || !stillWanted()) return;
-    // (the first printed number's last digit changed: a printout nothing explains)
-    const altered = printed.replace(/\d(?=[,\]])/, (d) => String((Number(d) + 1) % 10));
-    // (between stages, a turn for the thread's messages: a search that came meanwhile ends the warm-up there)
-    const pause = async () => {
-      await nextTask();
-      return stillWanted();
-    };
-    await searchIn(run, settings, parsePrinted(altered), targetsOf(null, settings), ongoing, { seedRange: WARM_RANGE, pause });
+    for (const name of WARM_RESULTS) {
+      const printed = run.results[name]?.tensor.toString();
+      if (!printed || !(await pause())) return;
+      // (the first printed number's last digit changed: a printout nothing explains)
+      const altered = printed.replace(/\d(?=[,\]])/, (d) => String((Number(d) + 1) % 10));
+      if ((await searchIn(run, settings, parsePrinted(altered), targetsOf(null, settings), ongoing, { seedRange: WARM_RANGE, pause })) === null) return;
+      ongoing.range?.stop();
+    }
   } finally {
     ongoing.range?.stop();
     run.dispose();
@@ -313,7 +318,7 @@ async function searchIn(run, settings, paste, targets, ongoing, { seedRange = SE
 
   check(run.results, [], null, all, new Map([...run.parts].map(([name, { part }]) => [name, part])));
   if (exact.length) return finish(exact, nearest);
-  if (await stopped()) return null;
+  if (pause && (await stopped())) return null;
 
   // each seed of the range, for every result a seed moves: modelled in doubles from the draws that feed it
   // (seed-scan.js), so that a seed costs the words and arithmetic of its first numbers; the few seeds whose
@@ -334,27 +339,28 @@ async function searchIn(run, settings, paste, targets, ongoing, { seedRange = SE
   // One change: the other build's masks, a setting, moved draws (whose runs also compare every mistake, so they
   // can find answers of two changes), then the common seeds and the range of seeds.
   const singles = [profileChange(settings.profile), ...settingChanges(settings), ...drawsChanges(run, settings)];
-  singles.forEach((change, i) => {
+  for (const [i, change] of singles.entries()) {
+    if (pause && (await stopped())) return null;
     at = [1, i];
     if (singleMayAnswer(change)) tryChanges([change], { remember: true });
-  });
+  }
   // A seed alone answers only with a result that prints as pasted under it, and seed-scan.js's model of the
   // results a seed moves rules that out for nearly every seed at its first numbers: the common seeds it cannot
   // rule out run in the core, then the range's. (A torch.Size reaching this stage fits no result, and a seed
   // changes no shape: no seed can answer it.)
-  if (await stopped()) return null;
   const commonSeeds = paste.kind === 'size' ? [] : seedKeys(settings).flatMap((key) => COMMON_SEEDS.filter((v) => v !== settings[key]).map((v) => seedChange(key, settings[key], v)));
   const screened = seedsThatMayPrint(run, settings, paste, all.filter((t) => !t.change), commonSeeds);
   const afterSingles = exact.length;
-  commonSeeds.forEach((change, i) => {
+  for (const [i, change] of commonSeeds.entries()) {
+    if (pause && (await stopped())) return null;
     at = [2, i];
     if (screened(change)) tryChanges([change]);
-  });
+  }
   if (exact.some((a) => a.changes.length <= 1)) return finish(exact, nearest);
 
   // the range of seeds (started above)
   const common = new Set(COMMON_SEEDS);
-  if (await stopped()) return null;
+  if (pause && (await stopped())) return null;
   const { candidates, unmodelled } = ongoing.range ? await ongoing.range.finish() : { candidates: [], unmodelled: [] };
   // one core run per seed found, for all the results it may print as
   const bySeed = new Map();
@@ -398,12 +404,12 @@ async function searchIn(run, settings, paste, targets, ongoing, { seedRange = SE
     ];
     return targets.length > 0 && mayPrintMore({ settings, typedInputs: run.results.inputs.values, seeds: { [change.name]: change.to }, targets, paste, above: beaten() });
   };
-  if (await stopped()) return null;
-  commonSeeds.forEach((change, i) => {
+  for (const [i, change] of commonSeeds.entries()) {
+    if (pause && (await stopped())) return null;
     at = [2, i];
     // (a seed paired later keeps the sections it runs, for the pairs)
     if (nearerUnder(change)) tryChanges([change], { remember: PAIRED_SEEDS.includes(change.to) });
-  });
+  }
   if (exact.length) return finish(exact, nearest);
   exact.push(...fromRange);
   if (exact.length) return finish(exact, nearest);
@@ -477,10 +483,10 @@ async function searchIn(run, settings, paste, targets, ongoing, { seedRange = SE
   };
   let pair = 0;
   for (let i = 0; i < groups.length; i++) {
-    if (await stopped()) return null;
     for (let j = i + 1; j < groups.length; j++) {
       for (const a of groups[i]) {
         for (const b of groups[j]) {
+          if (pause && (await stopped())) return null;
           at = [5, pair++];
           // (a setting the core rejected alone is rejected beside a seed, the other build's masks or moved draws,
           // which change no size: the pair's run would end in the same error, with nothing compared)
