@@ -71,8 +71,8 @@ async function boot() {
   // chapter, the contents, the settings and the step buttons (hidden until data-ready) follow once it is painted.
   const link = location.hash;
   fromLocation({ initial: true, start: true });
-  const showRest = firstScreenFirst(els.step);
   performance.mark('page:first-step');
+  const showRest = firstScreenFirst(els.step);
   els.step.removeAttribute('aria-busy');
   await afterPaint();
   showRest();

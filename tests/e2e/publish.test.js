@@ -245,8 +245,8 @@ test('dist/attention-lab.html from file:// with the network off: numbers, formul
 });
 
 /**
- * In the page before its scripts: at its first numbers ('page:first-step'), which parts of the step are left out
- * of the first frame, whether the results reach below the window, and where every part drawn then lies.
+ * In the page before its scripts: in the frame after its first numbers ('page:first-step'), the first frame, which
+ * parts of the step are left out, whether the results reach below the window, and where every part drawn lies.
  */
 function recordFirstScreen() {
   const placeInStep = (part) => {
@@ -257,12 +257,14 @@ function recordFirstScreen() {
   const mark = performance.mark.bind(performance);
   performance.mark = (name, ...rest) => {
     if (name === 'page:first-step') {
-      const parts = [...document.querySelectorAll('#step > article > *')];
-      window.firstScreen = {
-        left: parts.filter((part) => !part.getClientRects().length).map((part) => part.className),
-        resultsBottom: document.querySelector('#step > article > .results').getBoundingClientRect().bottom,
-        places: parts.filter((part) => part.getClientRects().length).map(placeInStep),
-      };
+      requestAnimationFrame(() => {
+        const parts = [...document.querySelectorAll('#step > article > *')];
+        window.firstScreen = {
+          left: parts.filter((part) => !part.getClientRects().length).map((part) => part.className),
+          resultsBottom: document.querySelector('#step > article > .results').getBoundingClientRect().bottom,
+          places: parts.filter((part) => part.getClientRects().length).map(placeInStep),
+        };
+      });
     }
     return mark(name, ...rest);
   };
