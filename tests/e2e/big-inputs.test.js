@@ -84,6 +84,10 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
     window.drawnLater = new Set();
     new MutationObserver((seen) => seen.forEach(({ target }) => target.getAttribute('aria-busy') === 'true' && window.drawnLater.add(named(target))))
       .observe(document.getElementById('step'), { subtree: true, attributeFilter: ['aria-busy'] });
+    // the 256 drawn numbers in the settings are written after the frame too
+    window.settingsBusy = false;
+    new MutationObserver(() => (window.settingsBusy ||= document.querySelector('.inputs-table[aria-busy="true"]') !== null))
+      .observe(document.getElementById('settings'), { subtree: true, attributeFilter: ['aria-busy'] });
     const off = (el) => {
       const { top, bottom } = el.getBoundingClientRect();
       return bottom < 0 || top > innerHeight;
@@ -100,6 +104,10 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   await assertShowsSettings(page, id);
   await assertCellsShowValues(page, id);
   assert.deepEqual(await page.evaluate(() => [...window.drawnLater].sort()), offScreen);
+  await page.waitForFunction(() => !document.querySelector('.inputs-table[aria-busy="true"]'));
+  const drawnNumbers = await page.evaluate(() => [window.settingsBusy, [...document.querySelectorAll('.inputs-table td.drawn-num')].map((td) => td.textContent)]);
+  const inputs = (await reference(settingsOf(page))).inputs.values.flat().map((v) => v.toFixed(2));
+  assert.deepEqual(drawnNumbers, [true, inputs], 'the settings show the numbers drawn with seed 4242, written after the frame');
   assertNoProblems(page);
   await closePage(page);
 });

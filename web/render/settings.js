@@ -205,6 +205,29 @@ function onThisStep(marks) {
   return `On this step, ${differs} of the ${match + differs} results the book prints differ from it.`;
 }
 
+// A new draw changes every drawn number: at 16 x 16, 256 cells whose table is laid out and painted again, in the
+// frame that shows the step. More than this many are written once that frame is painted, the table aria-busy
+// until then (a seed edit's step first, its echo in the settings a frame later).
+const DRAWN_NUMBERS_AT_ONCE = 64;
+let drawnNumbersLater = null; // the numbers an edit left for after its frame, until written or replaced
+
+/** Writes the drawn numbers' new texts ([cell, text]) into their cells: now, or after the frame when they are many. */
+function writeDrawnNumbers(table, changed) {
+  const write = () => {
+    for (const [cell, text] of changed) cell.firstChild.data = text; // the text node kept: no new node to lay out
+    table?.removeAttribute('aria-busy');
+  };
+  if (changed.length <= DRAWN_NUMBERS_AT_ONCE || typeof requestAnimationFrame !== 'function') return write();
+  table.setAttribute('aria-busy', 'true');
+  const mine = (drawnNumbersLater = write);
+  requestAnimationFrame(() => setTimeout(() => {
+    // a task queued in the frame runs after its paint
+    if (drawnNumbersLater !== mine) return;
+    drawnNumbersLater = null;
+    write();
+  }));
+}
+
 /**
  * @param {HTMLElement} container
  * @param {{ settings: object, writeValues: boolean, errors: object, isBook: boolean, changed: string[],
@@ -213,6 +236,10 @@ function onThisStep(marks) {
  */
 export function renderSettings(container, view) {
   const form = container.querySelector('form.settings-form') ?? build(container);
+  // an earlier edit's numbers not yet written: written first, so that what follows starts from what it showed
+  const earlier = drawnNumbersLater;
+  drawnNumbersLater = null;
+  earlier?.();
   const s = view.settings;
   const set = (id, v) => {
     const el = form.querySelector(`#${id}`);
@@ -232,12 +259,14 @@ export function renderSettings(container, view) {
     replaceTable(form, rows, d, drawn);
   } else if (drawn && shown.n === s.tokens.length) {
     // drawn numbers are outputs: show the ones drawn now, each cell read from its row
+    const changed = [];
     for (const [i, tr] of form.querySelectorAll('.inputs-table tbody tr').entries()) {
       for (const [j, cell] of tr.querySelectorAll('td.drawn-num').entries()) {
         const text = s.embeddings[i][j].toFixed(2);
-        if (cell.textContent !== text) cell.firstChild.data = text; // the text node kept: no new node to lay out
+        if (cell.textContent !== text) changed.push([cell, text]);
       }
     }
+    writeDrawnNumbers(form.querySelector('.inputs-table'), changed);
   }
   if (view.writeValues) {
     for (const key of FIELDS) {
