@@ -1,10 +1,10 @@
 // How long "My numbers are different…" takes to answer in Chromium (`node scripts/bench/diagnose.mjs [--rounds N]
-// [--only pattern] [--against folder] [--pause s]`, after npm run build:site): the built page on the local static
+// [--only pattern] [--against folder] [--pause s] [--firsts N]`, after npm run build:site): the built page on the local static
 // host, a printout pasted into a step's box, from the click on "Find why" to the answer, for one change of each
 // kind at the book's sizes and at 16 words × 16 dims. `first` is what a learner meets: a fresh page, the box
 // opened, a pause to paste (2.5 s unless --pause), then the page's first search, with whatever of starting the
 // workers (their WebAssembly, the chapter's watched run, the code's first runs) is left by then (`warm-up` says how
-// far the page's warm-up had got at the click); the median is of the rounds after it, in the same page; `× seed 42`
+// far the page's warm-up had got at the click; with --firsts N, the median of N fresh pages); the median is of the rounds after it, in the same page; `× seed 42`
 // is a median over the book's seed 42 case's median in the same run (the machine's load moves both alike; the first
 // search's multiple is of seed 42's first), and the load average is read before and after. `--against folder`: another build of the site (a copy of dist/site from before a change), searched
 // in a page of its own beside each case's, the two alternating round by round, so that both see the same load.
@@ -21,6 +21,7 @@ const rounds = Number(option('--rounds')) || 3;
 const only = option('--only') ? new RegExp(option('--only')) : null;
 const against = option('--against');
 const pauseMs = 1000 * (Number(option('--pause')) || 2.5);
+const firsts = Number(option('--firsts')) || 1;
 const CASES = diagnoseCases(await loadAttention()).filter((c) => !only || only.test(c.what) || c.what === 'book: seed 42 (common)');
 
 // one search from the click to the answer, in ms
@@ -55,44 +56,51 @@ try {
     const sel = `${stepSelector(c.step)} [data-diagnose]`;
     const pages = [];
     const times = bases.map(() => []);
+    const firstTimes = bases.map(() => []);
     const answers = bases.map(() => '');
-    const warmAtClick = [];
-    // the first search in a fresh page, one build after the other (which goes first alternating case by case):
-    // the box opened, the pause to paste, the paste
-    const order = CASES.indexOf(c) % 2 ? [...bases.keys()].reverse() : [...bases.keys()];
-    for (const k of order) {
-      const page = await newPage(env.browser);
-      await page.goto(bases[k] + formatHash(c.step, c.settings));
-      const box = page.locator(sel);
-      await box.waitFor();
-      // (when the page's warm-up ends, from the box's opening: it may end after the first search has started)
-      await page.evaluate(() => {
-        const html = document.documentElement;
-        const opened = performance.now();
-        new MutationObserver((_, seen) => {
-          if (html.dataset.diagnoseWorkers !== 'warm') return;
-          window.warmUpMs = performance.now() - opened;
-          seen.disconnect();
-        }).observe(html, { attributes: true, attributeFilter: ['data-diagnose-workers'] });
-      });
-      await box.locator('summary').click();
-      await page.waitForTimeout(pauseMs);
-      await box.locator('textarea').fill(c.printed);
-      warmAtClick[k] = await page.evaluate(() => document.documentElement.dataset.diagnoseWorkers ?? 'none');
-      times[k].push(await search(page, sel));
-      answers[k] = (await page.locator(`${sel} .diagnose-answer :is(.diagnose-verdict, .notice)`).first().textContent()).slice(0, 70);
-      pages[k] = page;
+    const warmAtClick = bases.map(() => []);
+    const warmUpTimes = bases.map(() => []);
+    // the first search in a fresh page, one build after the other (which goes first alternating page by page):
+    // the box opened, the pause to paste, the paste; the last page of each build stays for the later rounds
+    for (let f = 0; f < firsts; f++) {
+      const order = (CASES.indexOf(c) + f) % 2 ? [...bases.keys()].reverse() : [...bases.keys()];
+      for (const k of order) {
+        await pages[k]?.context().close();
+        const page = await newPage(env.browser);
+        await page.goto(bases[k] + formatHash(c.step, c.settings));
+        const box = page.locator(sel);
+        await box.waitFor();
+        // (when the page's warm-up ends, from the box's opening: it may end after the first search has started)
+        await page.evaluate(() => {
+          const html = document.documentElement;
+          const opened = performance.now();
+          new MutationObserver((_, seen) => {
+            if (html.dataset.diagnoseWorkers !== 'warm') return;
+            window.warmUpMs = performance.now() - opened;
+            seen.disconnect();
+          }).observe(html, { attributes: true, attributeFilter: ['data-diagnose-workers'] });
+        });
+        await box.locator('summary').click();
+        await page.waitForTimeout(pauseMs);
+        await box.locator('textarea').fill(c.printed);
+        warmAtClick[k].push(await page.evaluate(() => document.documentElement.dataset.diagnoseWorkers ?? 'none'));
+        firstTimes[k].push(await search(page, sel));
+        answers[k] = (await page.locator(`${sel} .diagnose-answer :is(.diagnose-verdict, .notice)`).first().textContent()).slice(0, 70);
+        warmUpTimes[k].push(await page.evaluate(() => window.warmUpMs ?? null));
+        pages[k] = page;
+      }
     }
-    const warmUpMs = await pages[0].evaluate(() => window.warmUpMs ?? null);
     for (let r = 1; r <= rounds; r++) {
       for (let k = 0; k < pages.length; k++) {
         times[k].push(await search(pages[k], sel));
         answers[k] = (await pages[k].locator(`${sel} .diagnose-answer :is(.diagnose-verdict, .notice)`).first().textContent()).slice(0, 70);
       }
     }
-    const [first, ...warm] = times[0];
-    const row = { case: c.what, firstMs: Math.round(first), medianMs: Math.round(median(warm)), warmUp: warmAtClick[0], warmUpMs: warmUpMs && Math.round(warmUpMs), answer: answers[0] };
-    if (against) Object.assign(row, { againstFirstMs: Math.round(times[1][0]), againstMedianMs: Math.round(median(times[1].slice(1))), againstWarmUp: warmAtClick[1], sameAnswer: answers[1] === answers[0] });
+    // (how far the warm-up had got at each first click: w warm, … still warming, - not started)
+    const states = (k) => warmAtClick[k].map((s) => ({ warm: 'w', warming: '…' })[s] ?? '-').join('');
+    const warmUps = warmUpTimes[0].filter((t) => t !== null);
+    const row = { case: c.what, firstMs: Math.round(median(firstTimes[0])), firsts: firstTimes[0].map(Math.round), medianMs: Math.round(median(times[0])), warmUp: states(0), warmUpMs: warmUps.length ? Math.round(median(warmUps)) : null, answer: answers[0] };
+    if (against) Object.assign(row, { againstFirstMs: Math.round(median(firstTimes[1])), againstFirsts: firstTimes[1].map(Math.round), againstMedianMs: Math.round(median(times[1])), againstWarmUp: states(1), sameAnswer: answers[1] === answers[0] });
     rows.push(row);
     for (const page of pages) await page.context().close();
   }
