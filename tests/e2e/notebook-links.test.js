@@ -48,11 +48,14 @@ test('a link longer than a link may be is refused before it is unpacked', async 
   assert.match(text, /too large: the link is 513 KB, more than the 512 KB a notebook link may be\. Nothing was loaded/);
 });
 
+// A 1 MB cell in the editor took more than Playwright's 30 s at a load average of 20 on two cores.
+const BIG_NOTEBOOK_MS = 90_000;
+
 test('a notebook just within the limit still opens', async () => {
   const cell = `s = "${'a'.repeat(MAX_NOTEBOOK_BYTES - 64)}"`;
   const page = await newPage(env.browser);
   await page.goto(`${env.base}notebook.html${await notebookHash([cell, 'print(len(s))'])}`);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'editor');
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'editor', null, { timeout: BIG_NOTEBOOK_MS });
   assert.equal(await page.locator('.nb-cell').count(), 2);
   assert.equal(await page.getByRole('alert').count(), 0);
   await closePage(page);
@@ -63,7 +66,7 @@ test('“Copy link” on a notebook too large for a link says so instead of copy
   // the learner's own notebook, kept in the browser: over the limit once in a link
   await page.addInitScript((cells) => localStorage.setItem('attention-lab.notebook', JSON.stringify({ cells })), [`s = "${'a'.repeat(MAX_NOTEBOOK_BYTES)}"`]);
   await page.goto(`${env.base}notebook.html`);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'editor');
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'editor', null, { timeout: BIG_NOTEBOOK_MS });
   await page.click('#copy-link');
   await page.waitForFunction(() => /cop/i.test(document.getElementById('status').textContent)); // what Copy link says
   assert.equal(await page.textContent('#status'),
