@@ -1,7 +1,8 @@
 // The published forms of the page (npm run build:site): dist/site on a plain static host under a sub-path,
 // dist/attention-lab.html opened from file:// with the network off, and the Vite dev server. Checks the
 // request budget before the first numbers, the Content-Security-Policy (present, strict, enforced, never
-// violated), KaTeX's trimmed fonts and the single file's SIMD-only message.
+// violated), KaTeX's trimmed fonts, the first frame holding the first screen (a tall window the whole step) and
+// the single file's SIMD-only message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -106,10 +107,12 @@ function requestsBeforeNumbers() {
   return { count: 1 + resources.length, names: resources.map((r) => new URL(r.name).pathname.split('/').pop()), at: mark.startTime };
 }
 
-test(`cold cache: at most ${REQUEST_BUDGET} requests before the first numbers, one WebAssembly build fetched`, async () => {
-  const page = await newPage(env.browser); // a new context: an empty cache
+test(`cold cache: at most ${REQUEST_BUDGET} requests before the first numbers, one WebAssembly build fetched; a window the step fits gets it whole in the first frame`, async () => {
+  const page = await newPage(env.browser, { height: 2400 }); // a new context: an empty cache
+  await page.addInitScript(recordFirstScreen);
   await page.goto(env.base);
   await waitForStep(page, STEPS[0].id);
+  await checkFirstScreen(page, 2400, false);
   const seen = await page.evaluate(requestsBeforeNumbers);
   console.log(`${seen.count} requests before the first numbers (${Math.round(seen.at)} ms on localhost): ${seen.names.join(', ')}`);
   assert.ok(seen.count <= REQUEST_BUDGET, `${seen.count} requests: ${seen.names.join(', ')}`);
@@ -209,12 +212,15 @@ test('dist/attention-lab.html: one file, its script and styles allowed by hash',
   assert.doesNotMatch(html, /data:application\/wasm/, 'another build inlined as a data: URL');
 });
 
-test('dist/attention-lab.html from file:// with the network off: numbers, formulas, steps, no error', async () => {
-  const page = await newPage(env.browser, { contextOptions: { offline: true } });
+test('dist/attention-lab.html from file:// with the network off: the first screen first, numbers, formulas, steps, no error', async () => {
+  const page = await newPage(env.browser, { height: 800, contextOptions: { offline: true } });
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
+  await page.addInitScript(recordFirstScreen);
   await page.goto(`file://${singleFile}`);
   await waitForStep(page, STEPS[0].id);
+  // 800 px: the first step's results reach below the window, so the first frame holds only the first screen
+  await checkFirstScreen(page, 800, true);
   for (const step of STEPS.slice(1, 5)) {
     await page.click('#next');
     await waitForStep(page, step.id);
@@ -270,39 +276,34 @@ function recordFirstScreen() {
   };
 }
 
-test('dist/attention-lab.html: the first frame holds the first screen, the rest of the step comes after it, where it was', async () => {
-  for (const [height, leftOut] of [[800, true], [2400, false]]) {
-    const page = await newPage(env.browser, { height, contextOptions: { offline: true } });
-    await page.addInitScript(recordFirstScreen);
-    await page.goto(`file://${singleFile}`);
-    await waitForStep(page, STEPS[0].id);
-    const first = await page.evaluate(() => window.firstScreen);
-    const now = await page.evaluate(() => ({
-      parts: [...document.querySelectorAll('#step > article > *')].map((part) => [part.className, part.getClientRects().length > 0]),
-      waiting: document.getElementById('step').hasAttribute('data-first-screen'),
-    }));
-    assert.equal(now.waiting, false, `${height} px: the parts after the results are still left out once the page is ready`);
-    assert.deepEqual(now.parts.filter(([, shown]) => !shown), [], `${height} px: parts of the step not shown once the page is ready`);
-    const results = now.parts.findIndex(([name]) => name.split(' ')[0] === 'results');
-    assert.ok(results > 0 && results < now.parts.length - 1, 'the first step has parts before and after its results');
-    if (leftOut) {
-      // only what lies below the window is left out: the results reach below it, every part after them waits
-      assert.ok(first.resultsBottom >= height, `${height} px: the results end at ${first.resultsBottom} px, on the first screen`);
-      assert.deepEqual(first.left.map((name) => name.split(' ')[0]), now.parts.slice(results + 1).map(([name]) => name.split(' ')[0]), 'the parts left out of the first frame');
-    } else {
-      assert.ok(first.resultsBottom < height, `${height} px: the results end at ${first.resultsBottom} px`);
-      assert.deepEqual(first.left, [], `${height} px: parts left out of the first frame although on the first screen`);
-    }
-    // what the first frame drew up to the results is where it stays in the step (the header above it grows once
-    // the panels come; a formula below, once typeset)
-    const places = await page.evaluate(() => [...document.querySelectorAll('#step > article > *')].map(window.placeInStep));
-    for (const [name, place] of first.places.slice(0, results + 1)) {
-      assert.equal(places.find(([other]) => other.split(' ')[0] === name.split(' ')[0])?.[1], place, `${height} px: ${name} moved once the rest of the step came`);
-    }
-    assertNoProblems(page, 'the single file');
-    await closePage(page);
+/**
+ * Checks what recordFirstScreen saw in `page` (the first step, a window `height` px tall), once the page is ready:
+ * with `leftOut`, the results reached below the window and every part after them waited for the frame after;
+ * else the whole step was in the first frame. Either way what that frame drew up to the results stays in place.
+ */
+async function checkFirstScreen(page, height, leftOut) {
+  const first = await page.evaluate(() => window.firstScreen);
+  const now = await page.evaluate(() => ({
+    parts: [...document.querySelectorAll('#step > article > *')].map((part) => [part.className, part.getClientRects().length > 0]),
+    places: [...document.querySelectorAll('#step > article > *')].map(window.placeInStep),
+    waiting: document.getElementById('step').hasAttribute('data-first-screen'),
+  }));
+  assert.equal(now.waiting, false, `${height} px: the parts after the results are still left out once the page is ready`);
+  assert.deepEqual(now.parts.filter(([, shown]) => !shown), [], `${height} px: parts of the step not shown once the page is ready`);
+  const results = now.parts.findIndex(([name]) => name.split(' ')[0] === 'results');
+  assert.ok(results > 0 && results < now.parts.length - 1, 'the first step has parts before and after its results');
+  if (leftOut) {
+    assert.ok(first.resultsBottom >= height, `${height} px: the results end at ${first.resultsBottom} px, on the first screen`);
+    assert.deepEqual(first.left.map((name) => name.split(' ')[0]), now.parts.slice(results + 1).map(([name]) => name.split(' ')[0]), 'the parts left out of the first frame');
+  } else {
+    assert.ok(first.resultsBottom < height, `${height} px: the results end at ${first.resultsBottom} px`);
+    assert.deepEqual(first.left, [], `${height} px: parts left out of the first frame although on the first screen`);
   }
-});
+  // in the step (the header above it grows once the panels come; a formula below, once typeset)
+  for (const [name, place] of first.places.slice(0, results + 1)) {
+    assert.equal(now.places.find(([other]) => other.split(' ')[0] === name.split(' ')[0])?.[1], place, `${height} px: ${name} moved once the rest of the step came`);
+  }
+}
 
 test('dist/attention-lab.html in a browser without WebAssembly SIMD says what to do instead', async () => {
   const page = await newPage(env.browser, { contextOptions: { offline: true } });
