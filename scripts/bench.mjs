@@ -507,6 +507,12 @@ async function main() {
         lines.push(`  main thread's CPU time to that paint: the single file ${range(site.singleCpuMs.single)}, the floor file ` +
           `${range(site.singleCpuMs.floor)}, ${fmt(site.singleCpuMs.overFloor, 2)}x`);
       }
+      const phases = site.singlePhasesMs?.single;
+      if (phases) {
+        lines.push(`  of it: the page's module compiled ${fmt(phases.compile, 1)} ms, run to its first numbers (the first screen's ` +
+          `layout with them) ${fmt(phases.run, 1)}, the frame after ${fmt(phases.frame, 1)}; ${site.singleFontLookups.single} font requests (the floor ` +
+          `${site.singleFontLookups.floor}) waited ${fmt(phases.fontWait, 1)} ms`);
+      }
     }
     lines.push(`  at the first-numbers mark, before the paint: the site ${fmt(site.markedMs.overFloor, 2)}x its floor` +
       (site.markedMs.singleOverFloor ? `, the single file ${fmt(site.markedMs.singleOverFloor, 2)}x` : ''));

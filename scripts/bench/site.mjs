@@ -17,7 +17,8 @@
 // mark alone in markedMs). The file:// loads are traced for their main thread's CPU time to the paint
 // (singleCpuMs), which other work on the machine sways less than their wall time, and for the requests its renderer
 // made to the browser process for the system's fonts (singleFontLookups: Chromium on Linux, where each such
-// request waits for the browser's font thread). Prints one JSON object on stdout.
+// request waits for the browser's font thread), and that CPU time by phase (singlePhasesMs). Prints one JSON
+// object on stdout.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,6 +99,30 @@ function fontLookups(events) {
 }
 
 /**
+ * Where the main thread's CPU time (ms) to 'bench:painted' went, from the same trace: compiling the page's module
+ * (v8.compileModule), the task that ran it to its first numbers (the one holding the mark 'page:first-step', with
+ * the first screen's style and layout that follow the mark in it), the tasks after it to the paint (the first
+ * frame), and the wall time spent waiting on font requests.
+ */
+function mainThreadPhases(events) {
+  const painted = events.find((e) => e.name === 'bench:painted');
+  const marked = events.find((e) => e.name === 'page:first-step' && e.pid === painted?.pid);
+  if (!painted || !marked) return null;
+  const start = events.find((e) => e.name === 'navigationStart' && e.pid === painted.pid)?.ts ?? 0;
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === painted.pid).map((e) => e.tid));
+  const onMain = events.filter((e) => e.ph === 'X' && main.has(e.tid) && e.pid === painted.pid && e.ts >= start && e.ts <= painted.ts);
+  const tasks = onMain.filter((e) => e.name === 'ThreadControllerImpl::RunTask');
+  const run = tasks.find((t) => t.ts <= marked.ts && marked.ts <= t.ts + t.dur);
+  const cpu = (es) => Math.round(es.reduce((sum, e) => sum + (e.tdur ?? 0), 0) / 100) / 10;
+  return {
+    compile: cpu(onMain.filter((e) => e.name === 'v8.compileModule')),
+    run: run ? cpu([run]) : null,
+    frame: run ? cpu(tasks.filter((t) => t.ts > run.ts)) : null,
+    fontWait: Math.round(onMain.filter((e) => FONT_LOOKUPS.includes(e.name)).reduce((sum, e) => sum + e.dur, 0) / 100) / 10,
+  };
+}
+
+/**
  * One cold load of `url`: ms to the first numbers (painted, and marked), requests before them, bytes transferred
  * by then, chain; with `cpu`, the main thread's CPU time to the paint (traced: the file:// loads).
  */
@@ -123,12 +148,14 @@ async function load(browser, url, { throttle, cpu = false }) {
   await page.waitForFunction(() => performance.getEntriesByName('bench:painted').length > 0, undefined, { timeout: 60_000 });
   let cpuMs = null;
   let fonts = null;
+  let phases = null;
   if (trace) {
     const complete = new Promise((resolve) => trace.once('Tracing.tracingComplete', resolve));
     await trace.send('Tracing.end');
     await complete;
     cpuMs = mainThreadCpuMs(events);
     fonts = fontLookups(events);
+    phases = mainThreadPhases(events);
   }
   const seen = await page.evaluate(() => {
     const at = performance.getEntriesByName('page:first-step')[0].startTime;
@@ -144,7 +171,7 @@ async function load(browser, url, { throttle, cpu = false }) {
     };
   });
   if (throttle) seen.chain = longestChain(sent, seen.urls);
-  if (cpu) Object.assign(seen, { cpuMs, fonts });
+  if (cpu) Object.assign(seen, { cpuMs, fonts, phases });
   delete seen.urls;
   await context.close();
   return seen;
@@ -255,6 +282,10 @@ function summary({ loads, singleFile }) {
       overFloor: median(single.map((l) => l.cpuMs)) / median(singleFloor.map((l) => l.cpuMs)) } : null,
     // its requests for the system's fonts before that paint (each a wait for the browser process; Linux only)
     singleFontLookups: single.length ? { single: median(single.map((l) => l.fonts)), floor: median(singleFloor.map((l) => l.fonts)) } : null,
+    // that CPU time by phase (medians): the page's module compiled, run to the first numbers (with the first
+    // screen's layout), the frame after; and the wall time its font requests waited
+    singlePhasesMs: single.length ? Object.fromEntries([['single', single], ['floor', singleFloor]].map(([name, loads]) => [name,
+      Object.fromEntries(['compile', 'run', 'frame', 'fontWait'].map((k) => [k, median(loads.map((l) => l.phases?.[k] ?? NaN))]))])) : null,
   };
 }
 
