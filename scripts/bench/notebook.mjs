@@ -2,7 +2,8 @@
 //   first output  loadNotebook() until the first cell's output, in a fresh Node process each round (cold:
 //                 Pyodide and the core compiled anew; the files come from the local disk);
 //   page          the same in Chromium: the built notebook page (dist/site/notebook.html, cold cache, on the
-//                 local static host, cross-origin isolated) with one cell that is run at once, until its output
+//                 local static host without COOP/COEP headers, as GitHub Pages serves it: the site's service
+//                 worker isolates the page, reloading it once on a cold visit) with one cell that is run at once, until its output
 //                 shows (Python restored from the snapshot the build made, notebook-python-snapshot.gz); median of
 //                 rounds; then in the same browser `warm`, a return visit once the site's service worker has kept
 //                 the site (its files and that snapshot from its cache), and `again`, the visit after it (Chromium
@@ -50,7 +51,7 @@ export async function pageFirstOutputMs(rounds = 3, site = fileURLToPath(new URL
     return null;
   }
   if (!existsSync(`${site}/notebook.html`)) return null; // npm run build:site first
-  const server = await startStaticHost({ folder: site, prefix: '/', headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } });
+  const server = await startStaticHost({ folder: site, prefix: '/' }); // no COOP/COEP: a plain static host
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   const base = `http://localhost:${server.address().port}/`;
