@@ -263,14 +263,14 @@ let laterFigures = null;
 
 /** renamed: the results are the ones shown, with only words renamed (their figures get new labels, not drawn). */
 /** panels: the contents, the settings and the step buttons too (the page's first step is painted without them). */
-/** offScreen: the names of the figures off screen, drawn (or, renamed, relabelled) after this frame (an edit that stays on its step). */
+/** offScreen: the names of the figures off screen, drawn after this frame (an edit that stays on its step). */
 function render({ writeForm, renamed = false, panels = true, offScreen = null }) {
   if (laterFigures) {
     // an earlier edit's figures still to draw: this edit draws them anew (now or later), another step replaces
     // them; anything else draws them first, so that no figure keeps the last numbers
     const figures = laterFigures;
     laterFigures = null;
-    if ((!offScreen || renamed) && els.step.firstElementChild?.dataset.step === state.step) showLater(figures);
+    if (!offScreen && els.step.firstElementChild?.dataset.step === state.step) showLater(figures);
   }
   const index = stepIndex(state.step);
   // its title, prose and formulas that name sizes, written for these settings
@@ -308,7 +308,7 @@ function render({ writeForm, renamed = false, panels = true, offScreen = null })
   // the same step for other numbers: updated in place; with figures kept, or left for later, only where the
   // step shows them
   const later = [];
-  const article = (renamed && showStep(els.step, draw(true), later, offScreen)) || (offScreen?.size && showStep(els.step, draw(false, offScreen), later)) ||
+  const article = (renamed && showStep(els.step, draw(true))) || (offScreen?.size && showStep(els.step, draw(false, offScreen), later)) ||
     showStep(els.step, draw(false));
   if (later.length) laterFigures = later;
   watchFigures(els.step);
@@ -566,10 +566,9 @@ function onSettingsInput(event) {
     endEdit();
   }
   const before = timed('page:highlight', () => shownValues(els.step));
-  // A computing edit draws the figures on screen first and those off screen once that frame is painted; a word
-  // renamed writes the labels of its big tables off screen then.
+  // A computing edit draws the figures on screen first and those off screen once that frame is painted.
   const computed = !renamed && !state.computeError && Object.keys(errors).length === 0;
-  render({ writeForm: false, renamed, offScreen: computed || renamed ? figuresOffScreen(els.step) : null });
+  render({ writeForm: false, renamed, offScreen: computed ? figuresOffScreen(els.step) : null });
   const outlined = timed('page:highlight', () => showUpdated(before, highlighted()));
   if (laterFigures) drawLater(laterFigures, outlined);
   if (state.finishChapter) finishLater(state.finishChapter, state.results);

@@ -58,9 +58,8 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   await page.waitForFunction(() => decodeURIComponent(location.hash).includes('word3abcdef'));
   assert.equal(settingsOf(page).tokens[2], 'word3abcdef');
   await assertShowsSettings(page, id);
-  // a word renamed changes no number: the table shown is kept with its labels renamed (those off screen once the
-  // frame is painted), and the script, the take-apart and the tables' labels all name the new word
-  await waitForSettled(page);
+  // a word renamed changes no number: the table shown is kept with its labels renamed, and the script, the
+  // take-apart and the tables' labels all name the new word
   const labels = await weights.evaluate((table) => [table === window.tableBeforeEdit, table.querySelectorAll('thead th')[2].textContent, table.querySelectorAll('tbody th')[2].textContent]);
   assert.deepEqual(labels, [true, 'word3abcdef', 'word3abcdef']);
   assert.match(await step.getAttribute('data-python'), /word3abcdef/);

@@ -9,7 +9,7 @@
 // element takes over from the new drawing (render/matrix.js); everything else in it is attributes and text.
 import morphdom from 'morphdom';
 
-import { boxKey, recheckOverflow, relabel, relabelBox } from '../render/matrix.js';
+import { boxKey, recheckOverflow, relabel } from '../render/matrix.js';
 
 // A step whose question or exercise veils its results holds those figures in its handlers: it is drawn anew.
 const HOLDS_FIGURES = '.predict, .predict-off, .exercise';
@@ -25,11 +25,9 @@ const TABLE_PARTS = new Set(['TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH']);
  * numbers, else as a new step. Returns the article now shown, or null when `next` keeps figures (words renamed:
  * render/matrix.js keptFigure) or leaves figures for later (render/step.js laterFigure) that the step shown does
  * not have in the same places: it must be drawn whole. `later` receives the figures left for later, as
- * [figure shown, draw()], each shown meanwhile as it was, with aria-busy (showLater draws them). With
- * `offScreen` (figuresOffScreen), a kept figure off screen, or a big table of it, is relabelled later too, as
- * [element, null, relabel()].
+ * [figure shown, draw()], each shown meanwhile as it was, with aria-busy (showLater draws them).
  */
-export function showStep(host, next, later = [], offScreen = null) {
+export function showStep(host, next, later = []) {
   const shown = host.firstElementChild;
   const same = shown && shown.tagName === next.tagName && shown.dataset.step === next.dataset.step &&
     !shown.querySelector(HOLDS_FIGURES) && !next.querySelector(HOLDS_FIGURES);
@@ -45,17 +43,7 @@ export function showStep(host, next, later = [], offScreen = null) {
     getNodeKey: () => null, // matched by position: the same step draws the same structure
     onBeforeElUpdated: (from, to) => {
       if (to.result && to.hasAttribute('data-kept')) {
-        // the same numbers: only the words in its labels are written, those off screen after the frame
-        const name = to.dataset.tensor;
-        const writeLater = (element, write) => {
-          element.setAttribute('aria-busy', 'true');
-          later.push([element, null, write]);
-        };
-        if (offScreen?.has(name) && from.querySelector('.matrix-box.is-big')) writeLater(from, () => relabel(from, to.result));
-        else {
-          tableBoxes(from).forEach((box, k) => (offScreen?.has(boxKey(name, k)) ? writeLater(box, () => relabelBox(box, to.result))
-            : relabelBox(box, to.result)));
-        }
+        relabel(from, to.result); // the same numbers: only the words in its labels are written
         return false;
       }
       if (to.draw && to.hasAttribute('data-later')) {
@@ -86,14 +74,8 @@ export function showStep(host, next, later = [], offScreen = null) {
  * as an edit updates a figure in place; one that is no longer on the page is skipped.
  */
 export function showLater(later) {
-  for (const [figure, draw, write] of later) {
+  for (const [figure, draw] of later) {
     if (!figure.isConnected) continue;
-    if (write) {
-      // a kept figure or table: its labels
-      figure.removeAttribute('aria-busy');
-      write();
-      continue;
-    }
     morphdom(figure, draw(), {
       getNodeKey: () => null,
       // everything below a figure's top is the figure's (its aria-busy goes with the attributes the drawing lacks)

@@ -174,11 +174,6 @@ export function keptFigure(result) {
 
 /** Writes a result's row and column labels (its words) into its figure, drawn before for the same numbers. */
 export function relabel(figure, result) {
-  for (const box of figure.querySelectorAll('.matrix-box')) relabelBox(box, result);
-}
-
-/** Writes a result's row and column labels into one of its figure's table boxes (relabel). */
-export function relabelBox(box, result) {
   const shape = result.shape;
   const ndim = shape.length;
   if (ndim === 0) return;
@@ -187,11 +182,11 @@ export function relabelBox(box, result) {
   const write = (th, text) => {
     if (th.textContent !== text) th.textContent = text;
   };
-  for (const table of box.querySelectorAll(':scope > table.matrix')) {
+  for (const table of figure.querySelectorAll('table.matrix')) {
     table.querySelectorAll(':scope > thead th').forEach((th, j) => write(th, cols[j]));
     if (rows) table.querySelectorAll(':scope > tbody > tr > th').forEach((th, i) => write(th, rows[i]));
   }
-  recheckOverflow(box); // "Off screen: word8 … word16"
+  for (const box of figure.querySelectorAll('.matrix-box')) recheckOverflow(box); // "Off screen: word8 … word16"
 }
 
 /** A result that is a plain value rather than a tensor (e.g. torch.allclose(...) -> True). */
