@@ -79,9 +79,8 @@ function withHeaders(response, extra) {
 }
 
 // A page, network first (a new deployment shows at once), the cache when offline; a file of the site, from the
-// cache of this deployment, else from the network into it (`keepMeanwhile(promise)` lets the worker live until
-// a file passed on as it downloads is kept).
-async function respond(request, keepMeanwhile) {
+// cache of this deployment, else from the network into it.
+async function respond(request) {
   const cache = await caches.open(CACHE);
   const url = new URL(request.url);
   url.hash = '';
@@ -101,14 +100,9 @@ async function respond(request, keepMeanwhile) {
   if (kept) return kept;
   const response = await fetch(request);
   if (!response.ok || !SITE_FILES.length || request.method !== 'GET') return response;
-  if (request.destination !== 'script') {
-    // Passed on as it downloads (Pyodide's WebAssembly compiles and the loader counts its bytes meanwhile).
-    keepMeanwhile(cache.put(key, response.clone()).catch(() => {}));
-    return response;
-  }
-  // A script is served as kept, once whole: Chromium keeps the code it compiles from a script of the cache beside
-  // it there, so that the first return visit already finds pyodide.asm.mjs compiled.
-  await cache.put(key, response.clone());
+  await cache.put(key, response.clone()); // the whole download
+  // Served as kept rather than as downloaded (it is whole either way): Chromium keeps the code it compiles from a
+  // script of the cache beside it there, so that the first return visit already finds pyodide.asm.mjs compiled.
   const stored = await cache.match(key);
   if (!stored) return response;
   response.body?.cancel().catch(() => {});
@@ -123,10 +117,10 @@ self.addEventListener('fetch', (event) => {
   // Pages and workers get the headers; other files of the site need none (they are same-origin) and keep the
   // browser's own response, whose URL lets it keep compiled WebAssembly for the next visit.
   if (request.mode !== 'navigate' && request.destination !== 'worker') {
-    event.respondWith(respond(request, (promise) => event.waitUntil(promise)));
+    event.respondWith(respond(request));
     return;
   }
   const extra = { ...ISOLATION };
   if (request.destination === 'worker' && WORKER_SCRIPT.test(request.url)) extra['Content-Security-Policy'] = WORKER_POLICY;
-  event.respondWith(respond(request, (promise) => event.waitUntil(promise)).then((response) => withHeaders(response, extra)));
+  event.respondWith(respond(request).then((response) => withHeaders(response, extra)));
 });
