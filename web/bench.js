@@ -7,6 +7,7 @@
 // Nothing here needs freeing: tensors hold their values in JavaScript, and the module's C++ object is freed
 // by the API once its wrapper is garbage-collected.
 import { h, showStartFailure } from './render/dom.js';
+import { afterPaint } from './render/after-paint.js';
 import { wasmPeak } from './peak.js';
 import { loadAttention } from '../wasm/index.js';
 import { setUpReplay } from './bench/replay.js';
@@ -164,10 +165,8 @@ function fatal(message, error) {
   els.backend.textContent = 'not loaded';
 }
 
-/** Resolves after the browser has had the chance to paint (so progress shows before a blocking forward). */
-function nextFrame() {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-}
+// nextFrame: resolves after the browser has had the chance to paint (so progress shows before a blocking forward)
+const nextFrame = afterPaint;
 
 // ---------------------------------------------------------------- timing
 

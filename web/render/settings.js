@@ -4,6 +4,7 @@
 // Each control, its label, hint and limits come from the settings' schema (state.js SETTINGS); this file
 // only arranges them. Inputs are text fields so that anything typed can be explained, not silently dropped.
 import { h } from './dom.js';
+import { afterPaint } from './after-paint.js';
 import { SETTINGS, MAX_WORDS, zeros, opening, controlId, readControl, problemWith, settingValue, inUse, validateSettings, parseNumber } from '../state.js';
 import { inputsLines } from '../python.js';
 
@@ -217,15 +218,14 @@ function writeDrawnNumbers(table, changed) {
     for (const [cell, text] of changed) cell.firstChild.data = text; // the text node kept: no new node to lay out
     table?.removeAttribute('aria-busy');
   };
-  if (changed.length <= DRAWN_NUMBERS_AT_ONCE || typeof requestAnimationFrame !== 'function') return write();
+  if (changed.length <= DRAWN_NUMBERS_AT_ONCE) return write();
   table.setAttribute('aria-busy', 'true');
   const mine = (drawnNumbersLater = write);
-  requestAnimationFrame(() => setTimeout(() => {
-    // a task queued in the frame runs after its paint
+  afterPaint().then(() => {
     if (drawnNumbersLater !== mine) return;
     drawnNumbersLater = null;
     write();
-  }));
+  });
 }
 
 /**
