@@ -21,6 +21,7 @@ import { shownValues, showUpdated, scrollBehavior } from './app/highlight.js';
 import { warmUpNotebook } from './app/warm-up.js';
 import { showStep, showLater, watchFigures, figuresOffScreen } from './app/patch.js';
 import { computeFirst } from './app/compute.js';
+import { afterPaint } from './render/after-paint.js';
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -103,14 +104,6 @@ function firstScreenFirst(host) {
   if (results.getBoundingClientRect().bottom >= window.innerHeight) return show;
   show(); // the parts after the results are on the first screen: all of the step in the first frame, as before
   return () => {};
-}
-
-/** Resolves once what is drawn now has been painted (at once in a hidden tab, which paints nothing). */
-function afterPaint() {
-  return new Promise((resolve) => {
-    if (document.visibilityState === 'hidden') return resolve();
-    requestAnimationFrame(() => setTimeout(resolve)); // a task queued in the frame runs after its paint
-  });
 }
 
 /** The start after the first step is on screen: the rest of the chapter, then the panels around the step. */
