@@ -77,6 +77,34 @@ test("every book tensor's cells read as PyTorch prints them, with the live print
   await closePage(page);
 });
 
+test('the printouts show whole lines side by side where they fit, and a box cut on a phone shades the edge it scrolls past', async () => {
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  const prints = (id) => page.locator(`${stepSelector(id)} .book-print pre`);
+  // at 1280 px z(2)'s weights print on one line of 56 characters, both printouts whole
+  await openAt(page, env.base, 'context-z2');
+  const cut = await prints('context-z2').evaluateAll((pres) => pres.filter((pre) => pre.scrollWidth > pre.clientWidth).map((pre) => pre.textContent));
+  assert.deepEqual(cut, [], 'no printout of the step is cut at 1280 px');
+  // on a phone a 6 x 6 printout is wider than its box: the right edge is shaded while more lies beyond it
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openAt(page, env.base, 'all-weights');
+  const pre = prints('all-weights').first();
+  await pre.scrollIntoViewIfNeeded();
+  assert.ok(await pre.evaluate((el) => el.scrollWidth > el.clientWidth + 20), 'the printout is wider than its box at 390 px');
+  // strips in the box's top padding (no text there), clear of its rounded corners
+  const strip = async (edge) => {
+    const box = await pre.boundingBox();
+    return page.screenshot({ clip: { x: edge === 'left' ? box.x + 2 : box.x + box.width - 8, y: box.y + 7, width: 6, height: 3 } });
+  };
+  const [leftAtStart, rightAtStart] = [await strip('left'), await strip('right')];
+  await pre.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+  const rightAtEnd = await strip('right');
+  assert.ok(!rightAtStart.equals(rightAtEnd), 'the right edge is shaded while the lines go on beyond it');
+  assert.ok(rightAtEnd.equals(leftAtStart), 'at the end of the lines the right edge is as plain as the left edge at their start');
+  assert.ok(!(await strip('left')).equals(leftAtStart), 'scrolled to the end, the left edge is shaded');
+  assertNoProblems(page);
+  await closePage(page);
+});
+
 test('inputs spanning more than 1000×: the cells switch to scientific notation as the core prints them', async () => {
   const page = await newPage(env.browser);
   const settings = { ...bookSettings(), embeddings: bookSettings().embeddings.map((row, i) => (i === 0 ? [0.00001, 0.15, 0.89] : row)) };
