@@ -298,10 +298,10 @@ function render({ writeForm, renamed = false, panels = true, offScreen = null })
       );
     }
   };
-  // the same step for other numbers: updated in place; with figures kept, or left for later, only where the
-  // step shows them
+  // the same step for other numbers: updated in place (a computing edit writes its tables' numbers into those
+  // shown); with figures kept, or left for later, only where the step shows them
   const later = [];
-  const article = (renamed && showStep(els.step, draw(true))) || (offScreen?.size && showStep(els.step, draw(false, offScreen), later)) ||
+  const article = (renamed && showStep(els.step, draw(true))) || (offScreen && showStep(els.step, draw(false, offScreen), later)) ||
     showStep(els.step, draw(false));
   if (later.length) laterFigures = later;
   watchFigures(els.step);
