@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { assertNoProblems, closePage, firstDifference, newPage, openAt, reference, sameNumbers, siteForTests, stepSelector, tensorValues, waitForSettled } from './harness.mjs';
+import { assertNoProblems, closePage, firstDifference, newPage, openAt, reference, sameNumbers, siteForTests, stepSelector, tensorValues, waitForSettled, waitForStep } from './harness.mjs';
 import { printedElements } from '../../web/render/matrix.js';
 import { computeChapter } from '../../web/chapter/index.js';
 import { loadAttention } from '../../wasm/index.js';
@@ -42,6 +42,38 @@ async function assertCellsShowValues(page, id) {
     });
   }));
   assert.deepEqual(wrong.slice(0, 3), [], `${wrong.length} cells show another number`);
+}
+
+/**
+ * The step's results as edits left them (app/patch.js: numbers, colours and marks written into the tables
+ * shown) are what the page draws whole for the same numbers: the next step, then this one again.
+ */
+async function assertSameAsDrawnWhole(page, id) {
+  await waitForSettled(page);
+  // what the layout adds (a table's fade and the columns off screen) and an edit's outline are left out, and
+  // which cell of a table is in the Tab order (an edit leaves it where the learner was, a new drawing at the first)
+  const results = () => page.evaluate((sel) => {
+    const section = document.querySelector(`${sel} > section.results`).cloneNode(true);
+    for (const el of section.querySelectorAll('.is-updated, .is-updated-again, .is-scrollable, .fade-left, .fade-right')) {
+      el.classList.remove('is-updated', 'is-updated-again', 'is-scrollable', 'fade-left', 'fade-right');
+    }
+    for (const el of section.querySelectorAll('.offscreen-columns')) el.textContent = '';
+    const tabStops = [...section.querySelectorAll('table.matrix')].map((table) => table.querySelectorAll('td[tabindex="0"]').length);
+    for (const td of section.querySelectorAll('td.cell')) td.setAttribute('tabindex', '-1');
+    const pixels = [...document.querySelectorAll(`${sel} canvas`)].map((c) => c.getContext('2d').getImageData(0, 0, c.width, c.height).data.join());
+    return { html: section.outerHTML, pixels, tabStops };
+  }, stepSelector(id));
+  const edited = await results();
+  await page.locator('#next').click();
+  await page.locator('#prev').click();
+  await waitForStep(page, id);
+  const whole = await results();
+  assert.ok(edited.html.length > 100_000 && edited.pixels.length > 0, 'the results hold the tables and the small maps');
+  const at = [...edited.html].findIndex((c, k) => c !== whole.html[k]);
+  assert.ok(edited.html === whole.html, `the edited step differs from its whole drawing at character ${at}: ` +
+    `${edited.html.slice(at - 120, at + 80)} against ${whole.html.slice(at - 120, at + 80)}`);
+  assert.ok(edited.pixels.every((p, k) => p === whole.pixels[k]), 'the small maps are painted the same');
+  assert.ok(edited.tabStops.every((n) => n === 1), `one cell of each table in the Tab order: ${edited.tabStops}`);
 }
 
 test('a burst of keystrokes in a word and in the seed ends with the last settings’ numbers', async () => {
@@ -108,6 +140,7 @@ test('a burst of keystrokes in a word and in the seed ends with the last setting
   const drawnNumbers = await page.evaluate(() => [window.settingsBusy, [...document.querySelectorAll('.inputs-table td.drawn-num')].map((td) => td.textContent)]);
   const inputs = (await reference(settingsOf(page))).inputs.values.flat().map((v) => v.toFixed(2));
   assert.deepEqual(drawnNumbers, [true, inputs], 'the settings show the numbers drawn with seed 4242, written after the frame');
+  await assertSameAsDrawnWhole(page, id);
   assertNoProblems(page);
   await closePage(page);
 });

@@ -36,19 +36,20 @@ export function showStep(host, next, later = []) {
   const laterBoxes = [...next.querySelectorAll(':scope > .results > figure .matrix-box[data-later]')];
   if (laterBoxes.length && !(same && keepsBoxes(shown, next, laterBoxes))) return null;
   if (!same) {
-    host.replaceChildren(next);
+    host.replaceChildren(drawn(next));
     return next;
   }
   morphdom(shown, next, {
     getNodeKey: () => null, // matched by position: the same step draws the same structure
     onBeforeElUpdated: (from, to) => {
+      if (writtenInto(from, to)) return false;
       if (to.result && to.hasAttribute('data-kept')) {
         relabel(from, to.result); // the same numbers: only the words in its labels are written
         return false;
       }
       if (to.draw && to.hasAttribute('data-later')) {
         from.setAttribute('aria-busy', 'true'); // its numbers are the last ones until showLater
-        later.push([from, to.draw]);
+        later.push([from, to.draw, to.patch]);
         return false;
       }
       // morphdom goes top down and only into what is kept: below a figure's top, everything is the figure's
@@ -59,14 +60,32 @@ export function showStep(host, next, later = []) {
       if (sameKind && kept) return keep(from, to);
       // the step's text, formula and code, unchanged (a word not in them): left as they are, not laid out again
       if ((top || inResults) && SAME_WHEN_EQUAL.has(from.classList[0]) && from.isEqualNode(to)) return false;
-      from.replaceWith(to); // not a figure: the new drawing, with its own handlers
+      from.replaceWith(drawn(to)); // not a figure: the new drawing, with its own handlers
       return false;
     },
     // a placeholder never shows: where nothing stands in its place (keepsBoxes rules that out), its drawing does
-    onBeforeNodeAdded: (node) => (node.draw && node.hasAttribute?.('data-later') ? node.draw() : node),
+    onBeforeNodeAdded: drawn,
     onElUpdated: (el) => el.paint?.(el),
   });
   return shown;
+}
+
+/**
+ * A table box placeholder of render/matrix.js (patchedBox) written into the box shown in its place (`from`), or
+ * its drawing put there when that box holds another table; false for any other element.
+ */
+function writtenInto(from, to) {
+  if (!(to.patch && to.hasAttribute('data-patch'))) return false;
+  if (!to.patch(from)) from.replaceWith(to.draw());
+  return true;
+}
+
+/** `node` as it is shown: a placeholder drawn, and the placeholders in it (a part of a step that is new) drawn too. */
+function drawn(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return node;
+  if (node.draw && (node.hasAttribute('data-patch') || node.hasAttribute('data-later'))) return node.draw();
+  for (const stub of node.querySelectorAll('.matrix-box[data-patch]')) stub.replaceWith(stub.draw());
+  return node;
 }
 
 /**
@@ -74,16 +93,18 @@ export function showStep(host, next, later = []) {
  * as an edit updates a figure in place; one that is no longer on the page is skipped.
  */
 export function showLater(later) {
-  for (const [figure, draw] of later) {
-    if (!figure.isConnected) continue;
+  for (const [figure, draw, patch] of later) {
+    if (!figure.isConnected || patch?.(figure)) continue; // a table box: its numbers written into it
     morphdom(figure, draw(), {
       getNodeKey: () => null,
       // everything below a figure's top is the figure's (its aria-busy goes with the attributes the drawing lacks)
       onBeforeElUpdated: (from, to) => {
+        if (writtenInto(from, to)) return false;
         if (from.classList[0] === to.classList[0]) return keep(from, to);
-        from.replaceWith(to);
+        from.replaceWith(drawn(to));
         return false;
       },
+      onBeforeNodeAdded: drawn,
       onElUpdated: (el) => el.paint?.(el),
     });
   }

@@ -108,9 +108,16 @@ export function renderResult(result, ctx) {
     ),
   );
   if (book && ctx.openBooks?.has(`${result.name}:cells`)) fig.classList.add('show-book');
-  // each table box in drawing order; one that ctx.later names (off screen when an edit began) is a placeholder
+  // each table box in drawing order, where ctx.later is given (an edit of the step shown) a placeholder: one that
+  // ctx.later names (off screen when the edit began) is drawn after the frame, the others at once; app/patch.js
+  // writes their numbers into the table shown in their place, or draws them where that table is another
   let boxes = 0;
-  const drawBox = (draw) => (ctx.later?.has(boxKey(result.name, boxes++)) ? laterBox(draw) : draw());
+  const drawBox = (...table) => {
+    const draw = () => matrixBox(...table);
+    const patch = (box) => patchMatrixBox(box, ...table);
+    if (!ctx.later) return draw();
+    return ctx.later.has(boxKey(result.name, boxes++)) ? laterBox(draw, patch) : patchedBox(draw, patch);
+  };
   const body = h('div', { class: 'result-body' }, renderTensor(result, scale, book, texts, drawBox), renderBook(result, ctx, book, fig, live, match));
   fig.append(body);
   return fig;
@@ -154,11 +161,25 @@ export const boxKey = (name, k) => `${name}#${k}`;
 
 /**
  * In place of a table box that is drawn after the step is painted (app/patch.js, as a figure left for later):
- * draw() makes it. Its 256 cells at 16 x 16 are a third of a seed edit's frame, built, written and laid out.
+ * draw() makes it, patch(box) writes its numbers into the same table drawn before (false: that table is another).
+ * Its 256 cells at 16 x 16 are a third of a seed edit's frame, written and laid out.
  */
-function laterBox(draw) {
+function laterBox(draw, patch) {
   const stub = h('div', { class: 'matrix-box', 'data-later': '' });
   stub.draw = draw;
+  stub.patch = patch;
+  return stub;
+}
+
+/**
+ * In place of a table box that an edit writes into the table already shown (app/patch.js): patch(box) writes
+ * only the texts, colours and marks that changed, false where the table shown is another (its shape, columns
+ * or caption), and draw() makes it. Building 256 cells to compare them with those shown cost more than writing.
+ */
+function patchedBox(draw, patch) {
+  const stub = h('div', { class: 'matrix-box', 'data-patch': '' });
+  stub.draw = draw;
+  stub.patch = patch;
   return stub;
 }
 
@@ -310,7 +331,7 @@ const chosenHead = new Map();
 function renderTensor(result, scale, book, texts, drawBox) {
   const shape = result.shape;
   if (shape.length <= 2) {
-    return h('div', { class: 'tensor' }, drawBox(() => matrixBox(result, scale, [], null, book, texts)));
+    return h('div', { class: 'tensor' }, drawBox(result, scale, [], null, book, texts));
   }
   const names = leadNames(shape.length - 2, result.axes);
   const group = h('div', {
@@ -323,7 +344,7 @@ function renderTensor(result, scale, book, texts, drawBox) {
   const shown = names[0] === 'batch' ? batches.filter((b) => b === 0 || !repeatsBatch0(result, b)) : batches;
   for (const b of shown) {
     if (shape.length === 4 && names[1] === 'head') group.append(headRow(result, scale, b, book, texts, drawBox));
-    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(drawBox(() => matrixBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes), book, texts)));
+    else for (const rest of indexTuples(shape.slice(1, -2))) group.append(drawBox(result, scale, [b, ...rest], leadCaption([b, ...rest], result.axes), book, texts));
   }
   // below the numbers, so that they come first on a small screen
   if (shown.length < batches.length) {
@@ -360,8 +381,9 @@ function everyIndex(sizes, test) {
 /** One batch's heads: side by side, or (too many to fit) small maps to pick from and the picked head's table. */
 function headRow(result, scale, b, book, texts, drawBox) {
   const [, heads, , cols] = result.shape;
-  const box = (hd) => matrixBox(result, scale, [b, hd], leadCaption([b, hd], result.axes), book, texts);
-  if (heads * (cols + 1) <= COLUMNS_SIDE_BY_SIDE) return h('div', { class: 'head-row' }, ...Array.from({ length: heads }, (_, hd) => drawBox(() => box(hd))));
+  const table = (hd) => [result, scale, [b, hd], leadCaption([b, hd], result.axes), book, texts];
+  const box = (hd) => matrixBox(...table(hd));
+  if (heads * (cols + 1) <= COLUMNS_SIDE_BY_SIDE) return h('div', { class: 'head-row' }, ...Array.from({ length: heads }, (_, hd) => drawBox(...table(hd))));
 
   // Only the picked head's table is built (16 heads of 16 x 16 would be 4,096 cells drawn for 256 shown).
   const picked = Math.min(chosenHead.get(result.name) ?? 0, heads - 1);
@@ -380,7 +402,7 @@ function headRow(result, scale, b, book, texts, drawBox) {
     for (const p of e.currentTarget.querySelectorAll('.head-pick')) p.setAttribute('aria-pressed', String(p === pick));
     e.currentTarget.nextElementSibling.replaceWith(box(hd));
   };
-  return h('div', { class: 'head-row is-picked', 'data-batch': String(b) }, picker, drawBox(() => box(picked)));
+  return h('div', { class: 'head-row is-picked', 'data-batch': String(b) }, picker, drawBox(...table(picked)));
 }
 
 /**
@@ -487,21 +509,15 @@ export const DRAWN_COLUMNS = 32;
 // most) are painted as before.
 const BIG_TABLE_CELLS = 64;
 
-function matrixBox(result, scale, lead, caption, book = null, texts = null, allColumns = false) {
+/**
+ * What a table box of a result shows, from its numbers: its values (rows), how many columns are drawn, the
+ * labels, the caption's text and each cell's view (cellView), shared by drawing a box and writing into one.
+ */
+function boxModel(result, scale, lead, caption, book, texts, allColumns) {
   const shape = result.shape;
   const ndim = shape.length;
   const label = result.label ?? result.name;
-  const table = h('table', { class: `matrix${ndim === 0 ? ' scalar' : ''}${ndim === 1 ? ' vector' : ''}` });
-
-  // <caption>: visible for the matrices of a group, for screen readers otherwise (the figure shows it).
-  const captionText = caption ? `${label}${caption.index}` : label;
   const dims = ndim === 0 ? 'a single number' : ndim === 1 ? `${shape[0]} values` : `${shape[ndim - 2]} rows by ${shape[ndim - 1]} columns`;
-  table.append(
-    caption
-      ? h('caption', {}, h('span', { class: 'lead-index' }, caption.index), ' ', h('span', { class: 'lead-meaning' }, caption.meaning), srOnly(`, ${label}, ${dims}`))
-      : h('caption', { class: 'sr-only' }, `${captionText}, ${dims}`),
-  );
-
   const values = ndim === 0 ? [[result.values]] : ndim === 1 ? [result.values] : at(result.values, lead);
   const allCols = values[0].length;
   const nCols = allColumns ? allCols : Math.min(allCols, DRAWN_COLUMNS);
@@ -509,8 +525,59 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
   const indexOf = (i, j) => (ndim === 0 ? [] : ndim === 1 ? [j] : [...lead, i, j]);
   // the drawn cells' texts, written at once
   if (texts && !texts.prepare(values.flatMap((row, i) => row.slice(0, nCols).map((_, j) => flatOf(indexOf(i, j)))))) texts = null;
-  const colLabels = axisLabels(result.cols, allCols).slice(0, nCols);
-  const rowLabels = ndim >= 2 ? axisLabels(result.rows, values.length) : null;
+  return {
+    ndim, label, dims, values, allCols, nCols,
+    // what the caption reads, visible or not (the same text as the one drawn: app/patch.js compares it)
+    captionText: caption ? `${caption.index} ${caption.meaning}, ${label}, ${dims}` : `${label}, ${dims}`,
+    colLabels: axisLabels(result.cols, allCols).slice(0, nCols),
+    rowLabels: ndim >= 2 ? axisLabels(result.rows, values.length) : null,
+    /** The cell of row i, column j: its index, class, colour, texts and marks. */
+    cell(i, j) {
+      const v = values[i][j];
+      const index = indexOf(i, j);
+      const mark = safeMark(result, index);
+      const flat = flatOf(index);
+      const printed = book?.[flat];
+      const differs = printed && !printed.matches;
+      const beyond = mark !== 'masked' && scale.isBeyond?.(v);
+      return {
+        index, mark, differs, beyond,
+        className: `cell${mark ? ` ${mark}` : ''}${Number.isFinite(v) ? '' : ' nonfinite'}${differs ? ' book-differs' : ''}${beyond ? ' beyond-scale' : ''}`,
+        style: mark === 'masked' ? null : heatStyle(scale, v),
+        text: texts ? texts.at(flat) : fmt(v),
+        printed: printed ? printed.printed.replace(/^-/, '−') : null,
+      };
+    },
+  };
+}
+
+/** A cell's parts, in order: its dropout glyph, its number, the book's number, the marks and their words. */
+function cellParts({ mark, differs, beyond, text, printed }) {
+  return [
+    mark === 'dropped' ? h('span', { class: 'glyph', 'aria-hidden': 'true' }, '⊘') : null,
+    h('span', { class: 'num' }, text),
+    printed !== null ? h('span', { class: 'book-num' }, h('span', { class: 'sr-only' }, 'the book prints '), printed) : null,
+    beyond ? h('span', { class: 'beyond-mark', 'aria-hidden': 'true' }, '▲') : null,
+    beyond ? srOnly(' (beyond the colour scale)') : null,
+    mark ? srOnly(` ${MARK_TEXT[mark] ?? mark}`) : null,
+    differs ? srOnly(' (differs from the book)') : null,
+  ].filter(Boolean);
+}
+
+/** How many parts cellParts(cell) makes. */
+const partCount = ({ mark, differs, beyond, printed }) => (mark === 'dropped') + 1 + (printed !== null) + 2 * Boolean(beyond) + Boolean(mark) + Boolean(differs);
+
+function matrixBox(result, scale, lead, caption, book = null, texts = null, allColumns = false) {
+  const model = boxModel(result, scale, lead, caption, book, texts, allColumns);
+  const { ndim, label, dims, values, allCols, nCols, colLabels, rowLabels } = model;
+  const table = h('table', { class: `matrix${ndim === 0 ? ' scalar' : ''}${ndim === 1 ? ' vector' : ''}` });
+
+  // <caption>: visible for the matrices of a group, for screen readers otherwise (the figure shows it).
+  table.append(
+    caption
+      ? h('caption', {}, h('span', { class: 'lead-index' }, caption.index), ' ', h('span', { class: 'lead-meaning' }, caption.meaning), srOnly(`, ${label}, ${dims}`))
+      : h('caption', { class: 'sr-only' }, model.captionText),
+  );
 
   if (ndim >= 1) {
     const head = h('tr', {});
@@ -523,32 +590,11 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
   values.forEach((row, i) => {
     const tr = h('tr', {});
     if (rowLabels) tr.append(h('th', { scope: 'row' }, rowLabels[i]));
-    row.slice(0, nCols).forEach((v, j) => {
-      const index = indexOf(i, j);
-      const mark = safeMark(result, index);
-      const flat = flatOf(index);
-      const printed = book?.[flat];
-      const differs = printed && !printed.matches;
-      const beyond = mark !== 'masked' && scale.isBeyond?.(v);
-      const td = h(
-        'td',
-        {
-          class: `cell${mark ? ` ${mark}` : ''}${Number.isFinite(v) ? '' : ' nonfinite'}${differs ? ' book-differs' : ''}${beyond ? ' beyond-scale' : ''}`,
-          tabindex: first ? '0' : '-1',
-          'data-index': index.join(','),
-          style: mark === 'masked' ? null : heatStyle(scale, v),
-        },
-        mark === 'dropped' ? h('span', { class: 'glyph', 'aria-hidden': 'true' }, '⊘') : null,
-        h('span', { class: 'num' }, texts ? texts.at(flat) : fmt(v)),
-        printed ? h('span', { class: 'book-num' }, h('span', { class: 'sr-only' }, 'the book prints '), printed.printed.replace(/^-/, '−')) : null,
-        beyond ? h('span', { class: 'beyond-mark', 'aria-hidden': 'true' }, '▲') : null,
-        beyond ? srOnly(' (beyond the colour scale)') : null,
-        mark ? srOnly(` ${MARK_TEXT[mark] ?? mark}`) : null,
-        differs ? srOnly(' (differs from the book)') : null,
-      );
+    for (let j = 0; j < nCols; j++) {
+      const cell = model.cell(i, j);
+      tr.append(h('td', { class: cell.className, tabindex: first ? '0' : '-1', 'data-index': cell.index.join(','), style: cell.style }, ...cellParts(cell)));
       first = false;
-      tr.append(td);
-    });
+    }
     tbody.append(tr);
   });
   table.append(tbody);
@@ -569,6 +615,61 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
     full.querySelector('td.cell')?.focus();
   };
   return whole;
+}
+
+/**
+ * Writes what matrixBox(...) would draw into `box`, a box drawn before for the same table (its caption, its
+ * rows and drawn columns), changing only the labels, numbers, colours and marks that differ; false, writing
+ * nothing, when `box` holds another table (app/patch.js then puts the new drawing in its place). A cell keeps
+ * its elements and text nodes where its marks are the same (a seed edit: every number, no mark), so that the
+ * browser styles and lays out the cells whose text or colour changed, nothing else.
+ */
+function patchMatrixBox(box, result, scale, lead, caption, book = null, texts = null) {
+  const table = box.firstElementChild;
+  if (!box.classList.contains('matrix-box') || table?.tagName !== 'TABLE' || box.hasAttribute('data-later')) return false;
+  const model = boxModel(result, scale, lead, caption, book, texts, false);
+  const { values, nCols, allCols, colLabels, rowLabels } = model;
+  const rows = table.tBodies[0]?.rows;
+  const labelled = rowLabels ? 1 : 0;
+  // a box whose columns were all drawn ("Draw all") stays another drawing, as does a table of another shape
+  if (nCols !== allCols || !rows || rows.length !== values.length || table.caption?.textContent !== model.captionText ||
+    [...rows].some((tr) => tr.cells.length !== labelled + nCols)) return false;
+  const write = (element, text) => {
+    if (element.textContent !== text) element.textContent = text;
+  };
+  if (model.ndim >= 1) table.tHead?.querySelectorAll('th').forEach((th, j) => write(th, colLabels[j]));
+  for (let i = 0; i < rows.length; i++) {
+    const cells = rows[i].cells;
+    if (rowLabels) write(cells[0], rowLabels[i]);
+    for (let j = 0; j < nCols; j++) patchCell(cells[labelled + j], model.cell(i, j));
+  }
+  box.removeAttribute('aria-busy'); // left for later by an earlier edit: its numbers are these now
+  recheckOverflow(box); // other widths of numbers: other columns may be out of sight
+  return true;
+}
+
+/** Brings a table cell to `cell` (boxModel's view of it): its colour, then its number where its marks are the same, else its parts. */
+function patchCell(td, cell) {
+  const style = cell.style ?? {};
+  for (const name of ['--heat', '--heat-color']) {
+    const value = style[name] ?? '';
+    if (td.style.getPropertyValue(name) !== value) {
+      if (value) td.style.setProperty(name, value);
+      else td.style.removeProperty(name);
+    }
+  }
+  const parts = td.childNodes;
+  const num = parts[cell.mark === 'dropped' ? 1 : 0];
+  const book = cell.printed !== null ? num?.nextSibling : null;
+  const sameParts = td.className === cell.className && num?.className === 'num' &&
+    (cell.printed === null || book?.className === 'book-num') && parts.length === partCount(cell);
+  if (!sameParts) {
+    td.className = cell.className;
+    td.replaceChildren(...cellParts(cell));
+    return;
+  }
+  if (num.firstChild.data !== cell.text) num.firstChild.data = cell.text; // the text node kept: nothing new to style
+  if (book && book.lastChild.data !== cell.printed) book.lastChild.data = cell.printed;
 }
 
 // A table wider than its box scrolls inside it: the box fades at the edge where columns are hidden and a

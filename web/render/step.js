@@ -70,13 +70,14 @@ function notebookLink(step, settings, script) {
  *           openBooks: Set<string>, onBookToggle: Function, renamed?: boolean, answers?: object, onAnswer?: Function }} view
  *        renamed: the results are those shown, with words renamed: their figures are placeholders (keptFigure)
  *        later: names of results off screen, drawn once the rest of the step is on screen: placeholders (laterFigure),
- *               and of table boxes off screen in the others (render/matrix.js boxKey): placeholders too
+ *               and of table boxes off screen in the others (render/matrix.js boxKey): placeholders too; given
+ *               (an edit of the step shown, app/patch.js), every table box is a placeholder written into the one shown
  *        answers: the questions answered ({ questionId: guess }); onAnswer(id, guess): one answered (render/predict.js)
  */
 /** In place of a result's figure that is drawn after the step is painted (app/patch.js): draw() makes it. */
 function laterFigure(result, view) {
   const stub = h('figure', { class: 'result', 'data-tensor': result.name, 'data-later': '' });
-  stub.draw = () => renderResult(result, { ...view, later: null }); // drawn whole, its tables too
+  stub.draw = () => renderResult(result, { ...view, later: new Set() }); // all of it, its tables written into those shown
   return stub;
 }
 
