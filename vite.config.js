@@ -215,6 +215,27 @@ function sitePolicy() {
 }
 
 /**
+ * The notebook's first script inlined first after its policy (which allows it by its hash): a first visit registers
+ * the site's service worker while the head is parsed (web/notebook/register-early.js), before the page's modules.
+ */
+function notebookEarlyRegistration() {
+  return {
+    name: 'attention:notebook-early-registration',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post', // after the policy is in the page
+      handler(html, { filename }) {
+        if (!filename.endsWith('/notebook.html')) return html;
+        const policy = /(<meta http-equiv="Content-Security-Policy" content="[^"]*script-src 'self')([^"]*"[^>]*>)/;
+        if (!policy.test(html)) throw new Error('notebook-early-registration: notebook.html has no policy with script-src');
+        const source = `\n${readFileSync(here('web/notebook/register-early.js'), 'utf8')}`;
+        return html.replace(policy, (_, start, end) => `${start} ${sha256(source)}${end}\n    <script>${source}</script>`);
+      },
+    },
+  };
+}
+
+/**
  * The walk-through's boot script inlined as the first thing after its policy (which allows it by its hash), its
  * tag naming the core's builds (data-preload-<flavour>: its Emscripten script, then its .wasm): it starts
  * fetching and compiling the one the page will pick as the HTML's first bytes are parsed, beside the page's
@@ -476,7 +497,7 @@ export default defineConfig(({ mode }) =>
       }
     : {
         ...shared,
-        plugins: [katexFaces(), pyodideFolder(), sitePolicy(), workerPolicy(), corePreloads()],
+        plugins: [katexFaces(), pyodideFolder(), sitePolicy(), workerPolicy(), corePreloads(), notebookEarlyRegistration()],
         build: {
           ...shared.build,
           outDir: here('dist/site'),
