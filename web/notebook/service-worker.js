@@ -79,8 +79,9 @@ function withHeaders(response, extra) {
 }
 
 // A page, network first (a new deployment shows at once), the cache when offline; a file of the site, from the
-// cache of this deployment, else from the network into it.
-async function respond(request) {
+// cache of this deployment, else from the network into it. `keepOn(promise)` keeps the service worker alive for
+// work that goes on after the response is given.
+async function respond(request, keepOn) {
   const cache = await caches.open(CACHE);
   const url = new URL(request.url);
   url.hash = '';
@@ -88,7 +89,8 @@ async function respond(request) {
   if (request.mode === 'navigate') {
     try {
       const response = await fetch(request);
-      if (response.ok) await cache.put(key, response.clone());
+      // The page is shown while its copy is written (the reader starts on the page at once).
+      if (response.ok) keepOn(cache.put(key, response.clone()).catch(() => {}));
       return response;
     } catch (error) {
       const kept = await cache.match(key);
@@ -116,11 +118,12 @@ self.addEventListener('fetch', (event) => {
   if (request.headers.has('range')) return; // partial requests go to the host as they are
   // Pages and workers get the headers; other files of the site need none (they are same-origin) and keep the
   // browser's own response, whose URL lets it keep compiled WebAssembly for the next visit.
+  const keepOn = (promise) => event.waitUntil(promise);
   if (request.mode !== 'navigate' && request.destination !== 'worker') {
-    event.respondWith(respond(request));
+    event.respondWith(respond(request, keepOn));
     return;
   }
   const extra = { ...ISOLATION };
   if (request.destination === 'worker' && WORKER_SCRIPT.test(request.url)) extra['Content-Security-Policy'] = WORKER_POLICY;
-  event.respondWith(respond(request).then((response) => withHeaders(response, extra)));
+  event.respondWith(respond(request, keepOn).then((response) => withHeaders(response, extra)));
 });
