@@ -1,4 +1,4 @@
-// The notebook's timings (part of `npm run bench`; alone: `node scripts/bench/notebook.mjs [--rounds N] [--site F]`):
+// The notebook's timings (part of `npm run bench`; alone: `node scripts/bench/notebook.mjs [--rounds N] [--site F] [--against F] [--page-only]`):
 //   first output  loadNotebook() until the first cell's output, in a fresh Node process each round (cold:
 //                 Pyodide and the core compiled anew; the files come from the local disk);
 //   page          the same in Chromium: the built notebook page (dist/site/notebook.html, cold cache, on the
@@ -19,6 +19,7 @@
 // Prints one JSON object on stdout.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,8 +43,12 @@ export async function firstOutputMs() {
   return ms;
 }
 
-/** Chromium, cold: navigation -> the first cell's output on the page; one fresh context per round. */
-export async function pageFirstOutputMs(rounds = 3, site = fileURLToPath(new URL('../../dist/site/', import.meta.url))) {
+/**
+ * Chromium, cold: navigation -> the first cell's output on the page; one fresh context per round. With `against`
+ * (another build's folder), each round measures both builds, one after the other (which goes first alternates),
+ * each on a host of its own, and the other build's figures come as `against`.
+ */
+export async function pageFirstOutputMs(rounds = 3, site = fileURLToPath(new URL('../../dist/site/', import.meta.url)), against = null) {
   let chromium;
   try {
     ({ chromium } = await import('playwright-core'));
@@ -51,22 +56,18 @@ export async function pageFirstOutputMs(rounds = 3, site = fileURLToPath(new URL
     return null;
   }
   if (!existsSync(`${site}/notebook.html`)) return null; // npm run build:site first
-  const server = await startStaticHost({ folder: site, prefix: '/' }); // no COOP/COEP: a plain static host
+  if (against && !existsSync(`${against}/notebook.html`)) throw new Error(`--against: no notebook.html in ${against}`);
+  const builds = await Promise.all([site, ...(against ? [against] : [])].map(async (folder) => {
+    const server = await startStaticHost({ folder, prefix: '/' }); // no COOP/COEP: a plain static host
+    const base = `http://localhost:${server.address().port}/`;
+    return { folder, server, base, url: `${base}notebook.html${await notebookHash([FIRST_CELL])}`,
+      times: [], warm: [], again: [], afterWarmUp: [], phases: null, warmPhases: null, againPhases: null, afterWarmUpPhases: null };
+  }));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
-  const base = `http://localhost:${server.address().port}/`;
-  const url = `${base}notebook.html${await notebookHash([FIRST_CELL])}`;
-  await compressOnce(site, base);
-  const times = [];
-  const warm = [];
-  const again = [];
-  const afterWarmUp = [];
-  let phases = null;
-  let againPhases = null;
-  let warmPhases = null;
-  let afterWarmUpPhases = null;
+  for (const build of builds) await compressOnce(build.folder, build.base);
   // navigation -> the first cell's output, and the loader's reports (phase, ms since navigation)
-  const firstOutput = async (page) => {
+  const firstOutput = async (page, url) => {
     const t0 = Date.now();
     await page.goto(url);
     await page.locator('.nb-cell-tools button').first().click(); // queued until Python is ready
@@ -75,50 +76,54 @@ export async function pageFirstOutputMs(rounds = 3, site = fileURLToPath(new URL
     const log = await page.evaluate(() => window.notebookLoad ?? []);
     return { ms, phases: log.filter((e, i) => i === 0 || phaseOf(e.message) !== phaseOf(log[i - 1].message)).map((e) => `${e.at} ms ${e.message}`) };
   };
+  const measure = async (build) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cold = await firstOutput(page, build.url);
+    build.times.push(cold.ms);
+    build.phases = cold.phases;
+    // Return visits in the same browser: the site's service worker serves the files it kept. Each visit
+    // stays a few seconds (as a learner would), which gives the browser the time to keep compiled code.
+    await page.waitForFunction(() => document.documentElement.dataset.offline === 'kept', null, { timeout: 120_000 });
+    // a snapshot to restore: the build's, or (a browser whose key differs from the build's) its own
+    await page.waitForFunction(async () => {
+      const urls = ['notebook-python-snapshot.gz', 'notebook-python-snapshot'].map((name) => new URL(name, location.href).href);
+      for (const cache of await caches.keys()) {
+        for (const url of urls) if (await (await caches.open(cache)).match(url)) return true;
+      }
+      return false;
+    }, null, { timeout: 120_000, polling: 200 });
+    for (const visits of [build.warm, build.again]) {
+      await page.waitForTimeout(3000);
+      await page.goto('about:blank'); // a new load, not a jump within the page
+      const visit = await firstOutput(page, build.url);
+      visits.push(visit.ms);
+      if (visits === build.warm) build.warmPhases = visit.phases;
+      else build.againPhases = visit.phases;
+    }
+    await context.close();
+    // The learner's way in: a step of the walk-through, read while it warms the notebook up, then the notebook.
+    const reader = await browser.newContext();
+    const walkThrough = await reader.newPage();
+    await walkThrough.goto(build.base);
+    await walkThrough.waitForFunction(() => document.documentElement.dataset.notebookWarm, null, { timeout: 120_000 });
+    const opened = await firstOutput(walkThrough, build.url);
+    build.afterWarmUp.push(opened.ms);
+    build.afterWarmUpPhases = opened.phases;
+    await reader.close();
+  };
   try {
     for (let i = 0; i < rounds; i++) {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      const cold = await firstOutput(page);
-      times.push(cold.ms);
-      phases = cold.phases;
-      // Return visits in the same browser: the site's service worker serves the files it kept. Each visit
-      // stays a few seconds (as a learner would), which gives the browser the time to keep compiled code.
-      await page.waitForFunction(() => document.documentElement.dataset.offline === 'kept', null, { timeout: 120_000 });
-      // a snapshot to restore: the build's, or (a browser whose key differs from the build's) its own
-      await page.waitForFunction(async () => {
-        const urls = ['notebook-python-snapshot.gz', 'notebook-python-snapshot'].map((name) => new URL(name, location.href).href);
-        for (const cache of await caches.keys()) {
-          for (const url of urls) if (await (await caches.open(cache)).match(url)) return true;
-        }
-        return false;
-      }, null, { timeout: 120_000, polling: 200 });
-      for (const visits of [warm, again]) {
-        await page.waitForTimeout(3000);
-        await page.goto('about:blank'); // a new load, not a jump within the page
-        const visit = await firstOutput(page);
-        visits.push(visit.ms);
-        if (visits === warm) warmPhases = visit.phases;
-        else againPhases = visit.phases;
-      }
-      await context.close();
-      // The learner's way in: a step of the walk-through, read while it warms the notebook up, then the notebook.
-      const reader = await browser.newContext();
-      const walkThrough = await reader.newPage();
-      await walkThrough.goto(base);
-      await walkThrough.waitForFunction(() => document.documentElement.dataset.notebookWarm, null, { timeout: 120_000 });
-      const opened = await firstOutput(walkThrough);
-      afterWarmUp.push(opened.ms);
-      afterWarmUpPhases = opened.phases;
-      await reader.close();
+      for (const build of i % 2 ? [...builds].reverse() : builds) await measure(build);
     }
   } finally {
     await browser.close();
-    await new Promise((done) => server.close(done));
+    for (const { server } of builds) await new Promise((done) => server.close(done));
   }
-  const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
-  return { ...spread(times), warm: spread(warm), again: spread(again), afterWarmUp: spread(afterWarmUp),
-    coldPhases: phases, warmPhases, againPhases, afterWarmUpPhases };
+  const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), each: xs });
+  const summary = (b) => ({ ...spread(b.times), warm: spread(b.warm), again: spread(b.again), afterWarmUp: spread(b.afterWarmUp),
+    coldPhases: b.phases, warmPhases: b.warmPhases, againPhases: b.againPhases, afterWarmUpPhases: b.afterWarmUpPhases });
+  return { ...summary(builds[0]), ...(against ? { against: { folder: against, ...summary(builds[1]) } } : {}) };
 }
 
 /**
@@ -135,8 +140,14 @@ async function compressOnce(site, base) {
 // A loader report's kind: its words without the file names and numbers ("Downloading …: 3.3 MB in all…").
 const phaseOf = (message) => message.replace(/ [\w.-]+: [\d.]+ MB in all…$/, '').replace(/[\d.]+ MB/g, '');
 
-export async function notebookTimes(rounds = 5, site = undefined) {
+export async function notebookTimes(rounds = 5, site = undefined, { against = null, pageOnly = false } = {}) {
   const self = fileURLToPath(import.meta.url);
+  const load = () => Number(os.loadavg()[0].toFixed(1));
+  if (pageOnly) {
+    const before = load();
+    const page = await pageFirstOutputMs(rounds, site, against);
+    return { load: { before, after: load() }, pageFirstOutputMs: page };
+  }
   const first = [];
   for (let i = 0; i < rounds; i++) {
     const run = spawnSync(process.execPath, [self, '--first'], { encoding: 'utf8' });
@@ -144,7 +155,7 @@ export async function notebookTimes(rounds = 5, site = undefined) {
     first.push(Number(run.stdout.trim()));
   }
   const result = { firstOutputMs: { median: median(first), min: Math.min(...first), max: Math.max(...first) },
-    pageFirstOutputMs: await pageFirstOutputMs(Math.min(rounds, 3), site) };
+    pageFirstOutputMs: await pageFirstOutputMs(Math.min(rounds, 3), site, against) };
   if (transcriptionPath) {
     const cells = readChapterNotebook();
     const nb = await loadNotebook();
@@ -168,9 +179,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--first')) {
     console.log((await firstOutputMs()).toFixed(1));
   } else {
-    // --site <folder>: another build of the site (to compare builds on one machine in one sitting)
-    const i = process.argv.indexOf('--rounds');
-    const j = process.argv.indexOf('--site');
-    console.log(JSON.stringify(await notebookTimes(i > 0 ? Number(process.argv[i + 1]) : 5, j > 0 ? process.argv[j + 1] : undefined)));
+    // --site <folder>: another build of the site; --against <folder>: a second build measured beside it, the two
+    // alternating round by round (to compare builds on one machine in one sitting); --page-only: the browser's
+    // visits alone, with the load average before and after
+    const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+    const rounds = Number(option('--rounds') ?? 5);
+    console.log(JSON.stringify(await notebookTimes(rounds, option('--site'), { against: option('--against') ?? null, pageOnly: process.argv.includes('--page-only') })));
   }
 }
