@@ -186,6 +186,8 @@ test("an out_proj number's take-apart shows every number it uses, beside the ten
     };
   });
   assert.deepEqual(seen.sources.map((s) => s.name), ['mha_context_merged', 'out_proj.weight', 'out_proj.bias'], '"Made from" lists every operand');
+  // the sum is named as the step's code computes it (return self.out_proj(context_vec)), apart from its input context_vec
+  assert.match(seen.lines.at(-1), /^out_proj\(context_vec\)\[0,0,1\] = .* = /, `the output named apart from its input: ${seen.lines.at(-1)}`);
   const used = seen.lines.join(' ').match(/−?\d+\.\d{4}/g);
   assert.ok(used.length >= 4, `the lines use numbers: ${seen.lines}`);
   const missing = used.filter((n) => !seen.onScreen.includes(n));

@@ -32,7 +32,7 @@ export default function stackingHeads(chapter) {
     label: 'MultiHeadAttention with the heads’ weights',
     ...byToken,
     cols: headCols(heads, settings.d_out),
-    explain: linearOf(joined.out_proj, wrapper.forward(batch), 'context_vec', 'out_proj.weight (the identity)'),
+    explain: linearOf(joined.out_proj, wrapper.forward(batch), 'out_proj(context_vec)', 'out_proj.weight (the identity)'),
   });
   show('wrapper_out_d1', narrow.forward(batch), { label: 'mha(batch), d_out = 1', ...byToken, cols: headCols(heads, 1), explain: concatOf(headParts(narrow), 1) });
 }

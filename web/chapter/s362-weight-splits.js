@@ -106,7 +106,7 @@ export default function weightSplits(chapter) {
     label: 'mha(batch)',
     ...byToken,
     cols: dims(d_out, 'o'),
-    explain: linearOf(mha.out_proj, merged, 'context_vec', 'out_proj.weight'),
+    explain: linearOf(mha.out_proj, merged, 'out_proj(context_vec)', 'out_proj.weight'),
     operands: ([bi, t]) => [['mha_context_merged', [bi, t, ALL]]],
   });
   fact('mha_steps_equal', torch.allclose(mha.out_proj.forward(merged), out));
@@ -118,7 +118,7 @@ export default function weightSplits(chapter) {
     for (let i = 0; i < 3; i++) new torch.nn.Linear(d_in, d_out, settings.qkv_bias).delete(); // made only for what they draw
     return new torch.nn.Linear(d_out, d_in);
   });
-  show('mistake_out_proj', wrongProj.forward(merged), { label: 'out_proj = nn.Linear(d_out, d_in)', ...byToken, cols: dims(d_in, 'd'), explain: linearOf(wrongProj, merged, 'context_vec', 'out_proj.weight (d_in × d_out)') });
+  show('mistake_out_proj', wrongProj.forward(merged), { label: 'out_proj = nn.Linear(d_out, d_in)', ...byToken, cols: dims(d_in, 'd'), explain: linearOf(wrongProj, merged, 'out_proj(context_vec)', 'out_proj.weight (d_in × d_out)') });
 
   // The mistake: a module with dropout, run without .eval(): its forward draws a dropout mask on the weights.
   // Built anew on each recompute: its construction leaves the generator where PyTorch's would be.
@@ -127,6 +127,6 @@ export default function weightSplits(chapter) {
   torch.setRngProfile(settings.profile);
   show('mistake_dropout_on', withDropout.forward(batch), { label: `mha(batch), dropout ${settings.p}, training mode`, ...byToken, cols: dims(d_out, 'o') });
   torch.setRngProfile('default');
-  show('mistake_dropout_off', withDropout.eval().forward(batch), { label: 'mha.eval(); mha(batch)', ...byToken, cols: dims(d_out, 'o'), explain: linearOf(mha.out_proj, merged, 'context_vec', 'out_proj.weight (the same draws as mha)') });
+  show('mistake_dropout_off', withDropout.eval().forward(batch), { label: 'mha.eval(); mha(batch)', ...byToken, cols: dims(d_out, 'o'), explain: linearOf(mha.out_proj, merged, 'out_proj(context_vec)', 'out_proj.weight (the same draws as mha)') });
   withDropout.delete();
 }
