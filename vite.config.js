@@ -309,13 +309,13 @@ function singleFileEdition() {
 
 /**
  * The single file's scripts: the page's module inline, compiled as the file is parsed, and the build's other
- * chunks (KaTeX, which the first step does not use) as inert text, <script type="text/plain" data-chunk>, at the
+ * chunks (KaTeX and the diagnose search, which the first step does not use) as inert text, <script type="text/plain" data-chunk>, at the
  * end of the body before the module: the browser does not compile them while it reads the file. web/boot-chunks.js,
  * inlined before them, makes a module of one from a blob: URL when the page imports it, after its first paint. The code
  * splitting is the build's own (output.codeSplitting below); only the specifiers are rewritten: a dynamic import
  * becomes import(bootChunk('name.js')), a static one between later chunks "chunk:name.js". The page's module
  * stays inline (compiled as it is parsed; from a blob: URL, compiled off the main thread, the first numbers came
- * later on this 2-core machine): a chunk that imports from it could not, and the build stops if one does.
+ * later on this 2-core machine): a chunk imports from it through a stand-in (pageExports).
  */
 function inertChunks() {
   const loader = readFileSync(here('web/boot-chunks.js'), 'utf8');
@@ -330,19 +330,18 @@ function inertChunks() {
         const entry = chunks.find((chunk) => chunk.isEntry);
         if (!page || !entry) throw new Error('inert-chunks: no attention-lab.html or no entry chunk in the bundle');
         const later = chunks.filter((chunk) => chunk !== entry);
-        // an inline module has no address: it can neither import a chunk statically nor be imported by one
+        // an inline module has no address: it cannot import a chunk statically, and a chunk that imports from it
+        // imports its stand-in (pageExports)
         if (entry.imports.length) throw new Error(`inert-chunks: the page's module imports ${entry.imports.join(', ')} statically`);
-        for (const chunk of later) {
-          if (chunk.imports.includes(entry.fileName)) {
-            throw new Error(`inert-chunks: ${chunk.fileName} imports the page's module; keep what it shares in the same chunk (output.codeSplitting)`);
-          }
-        }
+        const { entryCode, standIn } = pageExports(entry, later.some((chunk) => chunk.imports.includes(entry.fileName)));
         const known = (name) => {
-          if (!later.some((chunk) => chunk.fileName === name)) throw new Error(`inert-chunks: an import of ${name}, which is not a later chunk of the build`);
+          if (!later.some((chunk) => chunk.fileName === name) && !(standIn && name === entry.fileName)) {
+            throw new Error(`inert-chunks: an import of ${name}, which is not a later chunk of the build`);
+          }
           return name;
         };
-        const rewrite = (chunk) => {
-          const code = chunk.code
+        const rewrite = (chunk, source = chunk.code) => {
+          const code = source
             .replace(/\bimport\((["'`])\.\/([\w.-]+\.js)\1\)/g, (_, _q, name) => `import(bootChunk(${JSON.stringify(known(name))}))`)
             .replace(/(\bfrom\s*|\bimport\s*)(["'`])\.\/([\w.-]+\.js)\2/g, (_, keyword, _q, name) => `${keyword}"chunk:${known(name)}"`)
             .replace(/<(\/script|!--)/gi, '\\x3C$1'); // in the code's strings and regular expressions alike
@@ -361,6 +360,7 @@ function inertChunks() {
         const inert = [
           `<script type="text/plain" data-style-of="${katexChunk.fileName}">${katexStyle}</script>`,
           ...later.map((chunk) => `<script type="text/plain" data-chunk="${chunk.fileName}">${rewrite(chunk)}</script>`),
+          ...(standIn ? [`<script type="text/plain" data-chunk="${entry.fileName}">${standIn}</script>`] : []),
         ];
         // The module last in the body, after the inert text: compiled after the boot script has begun inflating the
         // core, and run as the parsing ends. Nothing is rendered until then (rel=expect on the file's last element),
@@ -370,12 +370,40 @@ function inertChunks() {
         page.source = html
           .replace(tag, '')
           .replace('</head>', () => `  <link rel="expect" href="#${FILE_END}" blocking="render" />\n  </head>`)
-          .replace('</body>', () => `  <script>\n${loader}</script>\n    ${inert.join('\n    ')}\n    <script type="module">${rewrite(entry)}</script>\n    <template id="${FILE_END}"></template>\n  </body>`);
+          .replace('</body>', () => `  <script>\n${loader}</script>\n    ${inert.join('\n    ')}\n    <script type="module">${rewrite(entry, entryCode)}</script>\n    <template id="${FILE_END}"></template>\n  </body>`);
         for (const chunk of chunks) delete bundle[chunk.fileName];
       },
     },
   };
 }
+
+/**
+ * What a later chunk imports from the page's inline module (the diagnose search: the core's API and the chapter,
+ * shared with the page), where an inline module has no address to import from: the module's export statement
+ * becomes window.bootPageExports (getters, so each name is read when the chunk is made), and `standIn` is a module
+ * re-exporting those names, carried as an inert chunk named as the page's module, so that web/boot-chunks.js makes a
+ * blob: module of it as of any other chunk. Later chunks are imported after the page's module has run, so what they
+ * read is set by then (functions, classes and constants: a name reassigned later would keep the value read then).
+ */
+function pageExports(entry, imported) {
+  if (!imported) return { entryCode: entry.code, standIn: null };
+  const statement = /\bexport\s*\{([^{}]*)\};?\s*$/.exec(entry.code);
+  if (!statement) throw new Error("inert-chunks: the page's module does not end with an export statement");
+  const pairs = statement[1].split(',').map((item) => item.trim()).filter(Boolean).map((item) => {
+    const [local, exported = local] = item.split(/\s+as\s+/);
+    if (![local, exported].every((name) => /^[A-Za-z_$][\w$]*$/.test(name))) throw new Error(`inert-chunks: an export the stand-in cannot name (${item})`);
+    return [local, exported];
+  });
+  const getters = pairs.map(([local, exported]) => `get ${exported}(){return ${local}}`).join(',');
+  const entryCode = `${entry.code.slice(0, statement.index)}window.bootPageExports={${getters}};\n`;
+  const standIn = `const page=window.bootPageExports;\n${pairs.map(([, exported], i) => `const v${i}=page.${exported};`).join('')}\n` +
+    `export{${pairs.map(([, exported], i) => `v${i} as ${exported}`).join(',')}};\n`;
+  return { entryCode, standIn };
+}
+
+// The single file's modules left out of the page's module, imported after its first paint: KaTeX, and the diagnose
+// search but for its parser of printouts (which the page's box imports statically).
+const LATER = /[\\/]node_modules[\\/]katex[\\/]|[\\/]web[\\/]render[\\/]katex\.js$|[\\/]diagnose[\\/](?!parse\.js$)[^\\/]+$/;
 
 // The single file's last element, which its first frame waits for (inertChunks).
 const FILE_END = 'end-of-file';
@@ -488,10 +516,10 @@ export default defineConfig(({ mode }) =>
           modulePreload: false, // nothing to preload: every chunk is in the file
           rollupOptions: {
             input: here('web/index.html'),
-            // KaTeX, which the first step does not use, a chunk of its own; everything else the page's module
-            // (the diagnose search too: it shares the core's API and the chapter with the page, which a later
-            // chunk cannot import from an inline module; inertChunks)
-            output: { codeSplitting: { groups: [{ name: 'page', test: (id) => !/[\\/]node_modules[\\/]katex[\\/]|[\\/]web[\\/]render[\\/]katex\.js$/.test(id) }] } },
+            // KaTeX and the diagnose search (its parser of printouts aside, which the page's box uses), which the
+            // first step does not use, chunks of their own; everything else the page's module (what the search
+            // shares with it, the core's API and the chapter, it imports through pageExports)
+            output: { codeSplitting: { groups: [{ name: 'page', test: (id) => !LATER.test(id) }] } },
           },
         },
       }

@@ -1,9 +1,11 @@
 // The single file's loader of its later chunks (vite.config.js, inertChunks, inlines it before the page's
-// module). The build's chunks other than the page's module (KaTeX) are carried as inert text, script elements
+// module). The build's chunks other than the page's module (KaTeX, the diagnose search) are carried as inert text, script elements
 // of type text/plain named by their data-chunk attribute, which the browser reads as text but does not compile
 // while it reads the file. The page's dynamic import of one, import(bootChunk('name.js')), makes a module of its
 // text from a blob: URL then (the file's policy allows blob: scripts for this alone): after the first paint.
-// A chunk's static imports of other such chunks are written "chunk:name.js" and become their blob: URLs too.
+// A chunk's static imports of other such chunks are written "chunk:name.js" and become their blob: URLs too; what
+// a chunk imports from the page's inline module comes from a stand-in chunk named as that module, which re-exports
+// window.bootPageExports (vite.config.js, pageExports).
 // A chunk's stylesheet (KaTeX's: 186 KB of fonts the first step does not use) is carried the same way, in a
 // text/plain script named by data-style-of, and becomes a <style> at the end of the head (after the page's own, as
 // it was in the one stylesheet; the policy allows its text by its hash) as the chunk is first imported.

@@ -195,6 +195,12 @@ test('dist/attention-lab.html: one file, its script and styles allowed by hash',
   assert.match(modules[0][2], /performance\.mark\(`page:first-step`\)/, 'the page’s module');
   assert.doesNotMatch(modules[0][2], /KaTeX parse error/, 'KaTeX in the page’s module');
   assert.ok(inert.some(([attributes, , code]) => /data-chunk="katex-[\w-]+\.js"/.test(attributes) && /KaTeX parse error/.test(code)), 'KaTeX, inert');
+  // the diagnose search too (run in the offline test below), which imports what it shares with the page through a
+  // stand-in named as the page's module (vite.config.js, pageExports)
+  const search = /Your numbers are what this step prints/;
+  assert.doesNotMatch(modules[0][2], search, 'the diagnose search in the page’s module');
+  assert.ok(inert.some(([attributes, , code]) => /data-chunk="diagnose-[\w-]+\.js"/.test(attributes) && search.test(code)), 'the diagnose search, inert');
+  assert.ok(inert.some(([attributes, , code]) => /data-chunk="index-[\w-]+\.js"/.test(attributes) && /window\.bootPageExports/.test(code)), 'the page module’s stand-in');
   // KaTeX's stylesheet (its fonts) too, carried beside its chunk and made a <style> with it; every style allowed by hash
   const styles = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
   const carried = inert.filter(([attributes]) => /data-style-of="katex-[\w-]+\.js"/.test(attributes)).map(([, , css]) => css);
