@@ -100,8 +100,21 @@
       var bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(packed) : Uint8Array.from(atob(packed), function (c) {
         return c.charCodeAt(0);
       });
-      // a Response's own stream of the bytes: a Blob's would send them to the browser process and back
-      var wasm = new Response(new Response(bytes).body.pipeThrough(new DecompressionStream('gzip')), {
+      // a stream of the bytes made here (a Blob's would send them to the browser process and back), ended in a
+      // task of its own: the compilation's end, which waits for its functions to be validated on other threads,
+      // then waits there, after the parser has read on, instead of in this script, which holds the parser
+      var gzipped = new ReadableStream({
+        start: function (controller) {
+          controller.enqueue(bytes);
+          var later = new MessageChannel(); // a task soon after this one (a timer's is throttled in a hidden tab)
+          later.port1.onmessage = function () {
+            later.port1.close();
+            controller.close();
+          };
+          later.port2.postMessage(null);
+        },
+      });
+      var wasm = new Response(gzipped.pipeThrough(new DecompressionStream('gzip')), {
         headers: { 'Content-Type': 'application/wasm' },
       });
       compiled = WebAssembly.compileStreaming ? WebAssembly.compileStreaming(wasm) : wasm.arrayBuffer().then(compileBytes);
