@@ -76,6 +76,9 @@ async function boot() {
   const showRest = firstScreenFirst(els.step);
   els.step.removeAttribute('aria-busy');
   await afterPaint();
+  // the link's canonical form, written after the paint (an address-bar update the first frame need not wait for),
+  // unless another link was followed meanwhile: fromLocation() below takes that one
+  if (location.hash === link) writeHash(formatHash(state.step, state.settings, state.answers), { replace: true });
   showRest();
   finishStart(link);
   wireEvents();
@@ -224,8 +227,9 @@ function fromLocation({ initial = false, start = false, hash = location.hash } =
   state.answers = read.answers;
   if (read.notice && !state.linkNotice?.includes(read.notice)) state.linkNotice = [state.linkNotice, read.notice].filter(Boolean).join(' ');
   state.step = id;
-  // Canonical hash: an unknown step becomes the first, a repaired link shows what is really used.
-  writeHash(formatHash(id, state.settings, state.answers), { replace: true });
+  // Canonical hash: an unknown step becomes the first, a repaired link shows what is really used (the page's first
+  // step: once it is painted, boot()).
+  if (!start) writeHash(formatHash(id, state.settings, state.answers), { replace: true });
   render({ writeForm: !unchangedSettings, panels: !start });
   if (!initial && stepChanged) window.scrollTo({ top: 0 });
 }
