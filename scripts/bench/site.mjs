@@ -1,6 +1,7 @@
 // The built site's load time on a classroom network (part of `npm run bench`; alone:
-// `node scripts/bench/site.mjs [--rounds N] [--build DIR] [--baseline DIR]`, after npm run build:site; --build
-// measures another dist/-like folder (site/, attention-lab.html), --baseline one more in the same rounds). dist/site on a plain static host that
+// `node scripts/bench/site.mjs [--rounds N] [--build DIR] [--baseline DIR | --against DIR] [--single-file]`, after
+// npm run build:site; --build measures another dist/-like folder (site/, attention-lab.html), --baseline (or
+// --against) one more in the same rounds, --single-file the single file and its floor only). dist/site on a plain static host that
 // gzips (scripts/static-host.mjs, under a sub-path), opened in Chromium with its network emulation at 100 ms
 // latency and 10 Mbit/s both ways, cache disabled, a fresh context each load: the time from navigation to the
 // first numbers painted (after the frame that follows the page's performance mark 'page:first-step', set once
@@ -224,27 +225,31 @@ function edition(folder, floors) {
 }
 
 /** Starts its hosts and writes its floors (sized from one unmeasured load of the site). */
-async function prepare(browser, build) {
+async function prepare(browser, build, { singleFile = false } = {}) {
+  build.singleFloor = join(build.floors, 'single-floor.html');
+  if (existsSync(build.singleFile)) writeSingleFloor(build.singleFloor, statSync(build.singleFile).size);
+  build.siteLoads = !singleFile;
+  if (singleFile) return;
   build.server = await startStaticHost({ folder: build.site, prefix: PREFIX });
   build.floorServer = await startStaticHost({ folder: build.floors, prefix: PREFIX });
   build.url = `http://localhost:${build.server.address().port}${PREFIX}`;
   build.floorUrl = `http://localhost:${build.floorServer.address().port}${PREFIX}`;
-  build.singleFloor = join(build.floors, 'single-floor.html');
   // the floor carries what the site transferred before its first numbers on a first (unmeasured) load
   const sizing = await load(browser, build.url, { throttle: true });
   writeSiteFloor(build.floors, sizing.bytes);
   // one load of the floor tells what its headers really count; written again with that
   const headers = 2 * 300 + (await load(browser, build.floorUrl, { throttle: true })).bytes - sizing.bytes;
   writeSiteFloor(build.floors, sizing.bytes, headers);
-  if (existsSync(build.singleFile)) writeSingleFloor(build.singleFloor, statSync(build.singleFile).size);
 }
 
 /** One round: the site and its floor (classroom network), the site on localhost, the single file and its floor. */
 async function round(browser, build) {
   const { loads } = build;
-  loads.classroom.push(await load(browser, build.url, { throttle: true }));
-  loads.floor.push(await load(browser, build.floorUrl, { throttle: true }));
-  loads.local.push(await load(browser, build.url, { throttle: false }));
+  if (build.siteLoads) {
+    loads.classroom.push(await load(browser, build.url, { throttle: true }));
+    loads.floor.push(await load(browser, build.floorUrl, { throttle: true }));
+    loads.local.push(await load(browser, build.url, { throttle: false }));
+  }
   if (existsSync(build.singleFile)) {
     loads.single.push(await load(browser, `file://${build.singleFile}`, { throttle: false, cpu: true }));
     loads.singleFloor.push(await load(browser, `file://${build.singleFloor}`, { throttle: false, cpu: true }));
@@ -253,10 +258,9 @@ async function round(browser, build) {
 
 function summary({ loads, singleFile }) {
   const { classroom, floor, local, single, singleFloor } = loads;
+  if (!classroom.length) return singleSummary(loads, singleFile);
   const firstNumbersMs = stats(classroom.map((l) => l.ms));
   const floorMs = stats(floor.map((l) => l.ms));
-  const singleFileFirstNumbersMs = single.length ? stats(single.map((l) => l.ms)) : null;
-  const singleFloorMs = single.length ? stats(singleFloor.map((l) => l.ms)) : null;
   const middle = classroom.find((l) => l.ms === firstNumbersMs.median);
   const marked = (loads) => loads.length ? stats(loads.map((l) => l.marked)) : null;
   const ratio = (a, b) => a && b && a.median / b.median;
@@ -266,6 +270,7 @@ function summary({ loads, singleFile }) {
     // the page's mark, before its paint: the figure earlier runs gave
     markedMs: { site: marked(classroom), floor: marked(floor), single: marked(single), singleFloor: marked(singleFloor),
       overFloor: ratio(marked(classroom), marked(floor)), singleOverFloor: ratio(marked(single), marked(singleFloor)) },
+    ...singleSummary(loads, singleFile),
     requests: Math.max(...classroom.map((l) => l.requests)),
     chain: Math.max(...classroom.map((l) => l.chain)),
     kilobytes: Math.round(median(classroom.map((l) => l.bytes)) / 1024),
@@ -274,9 +279,18 @@ function summary({ loads, singleFile }) {
       kilobytes: Math.round(median(floor.map((l) => l.bytes)) / 1024) },
     overFloor: firstNumbersMs.median / floorMs.median,
     localFirstNumbersMs: stats(local.map((l) => l.ms)),
+  };
+}
+
+/** The single file's figures beside its floor's (from file://, traced). */
+function singleSummary({ single, singleFloor }, singleFile) {
+  const singleFileFirstNumbersMs = single.length ? stats(single.map((l) => l.ms)) : null;
+  const singleFloorMs = single.length ? stats(singleFloor.map((l) => l.ms)) : null;
+  return {
     singleFileFirstNumbersMs,
     singleFloor: singleFloorMs && { firstNumbersMs: singleFloorMs, kilobytes: Math.round(statSync(singleFile).size / 1024) },
     singleOverFloor: singleFloorMs && singleFileFirstNumbersMs.median / singleFloorMs.median,
+    singleMarkedMs: single.length ? { single: stats(single.map((l) => l.marked)), floor: stats(singleFloor.map((l) => l.marked)) } : null,
     // the main thread's CPU time to the same paint: under other work on the machine, steadier than the wall time
     singleCpuMs: single.length ? { single: stats(single.map((l) => l.cpuMs)), floor: stats(singleFloor.map((l) => l.cpuMs)),
       overFloor: median(single.map((l) => l.cpuMs)) / median(singleFloor.map((l) => l.cpuMs)) } : null,
@@ -294,8 +308,8 @@ function summary({ loads, singleFile }) {
  * loaded in the same rounds (each round: this build, then the baseline), so that a change is measured under
  * the same load.
  */
-export async function siteTimes(rounds = 3, { build = `${root}dist`, baseline = null } = {}) {
-  if (!existsSync(join(build, 'site/index.html'))) return null;
+export async function siteTimes(rounds = 3, { build = `${root}dist`, baseline = null, singleFile = false } = {}) {
+  if (!existsSync(join(build, singleFile ? 'attention-lab.html' : 'site/index.html'))) return null;
   let chromium;
   try {
     ({ chromium } = await import('playwright-core'));
@@ -307,7 +321,7 @@ export async function siteTimes(rounds = 3, { build = `${root}dist`, baseline = 
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
     '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   try {
-    for (const each of builds) await prepare(browser, each);
+    for (const each of builds) await prepare(browser, each, { singleFile });
     for (let i = 0; i < rounds; i++) for (const each of builds) await round(browser, each);
   } finally {
     await browser.close();
@@ -326,5 +340,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const i = process.argv.indexOf(`--${name}`);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  console.log(JSON.stringify(await siteTimes(Number(option('rounds') ?? 3), { build: option('build'), baseline: option('baseline') }), null, 1));
+  console.log(JSON.stringify(await siteTimes(Number(option('rounds') ?? 3), {
+    build: option('build'), baseline: option('baseline') ?? option('against'), singleFile: process.argv.includes('--single-file'),
+  }), null, 1));
 }
