@@ -3,7 +3,10 @@
 // (morphdom), so that the browser styles, lays out and paints again only those (a keystroke in a word at
 // 16 x 16 x 16 changes the tables' labels, not their 512 cells). The rest of the step (prose, formula, code,
 // panels) is small and is replaced whole, with its own buttons' handlers. A keystroke that only renames a word
-// draws no figure at all: the step comes with placeholders, and the figures shown get the new labels.
+// draws no figure at all: the step comes with placeholders, and the figures shown get the new labels. An edit
+// that computes draws no table either: each table box comes as a placeholder that writes its numbers, colours
+// and marks into the table shown in its place (render/matrix.js patchMatrixBox), or draws it where that table is
+// another.
 //
 // What makes a figure safe to keep: its handlers are properties (onclick), found from the event, which the kept
 // element takes over from the new drawing (render/matrix.js); everything else in it is attributes and text.
