@@ -109,7 +109,11 @@
           var later = new MessageChannel(); // a task soon after this one (a timer's is throttled in a hidden tab)
           later.port1.onmessage = function () {
             later.port1.close();
-            controller.close();
+            try {
+              controller.close();
+            } catch (alreadyEnded) {
+              // the inflating or the compilation failed first (the loader reports that), which cancelled this stream
+            }
           };
           later.port2.postMessage(null);
         },
