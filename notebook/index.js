@@ -38,24 +38,7 @@ async function spawnWorker(onMessage, onFailure) {
   const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = (e) => onMessage(e.data);
   worker.onerror = (e) => onFailure(e.message || 'the Python worker failed to start');
-  return { post: (m, transfer = []) => worker.postMessage(m, transfer), terminate: () => worker.terminate(), busy: () => {} };
-}
-
-/**
- * In a browser, the build's snapshot is fetched and inflated by a worker of its own (snapshot-reader.js), on the
- * other core, while Python's worker loads Pyodide; Python's worker reads it from `port`. Null under Node (the
- * snapshot is read in Python's worker) or where workers cannot start one.
- */
-function spawnSnapshotReader(url) {
-  if (inNode || typeof Worker !== 'function' || typeof MessageChannel !== 'function') return null;
-  try {
-    const reader = new Worker(new URL('./snapshot-reader.js', import.meta.url), { type: 'module' });
-    const { port1, port2 } = new MessageChannel();
-    reader.postMessage({ url }, [port1]);
-    return { port: port2, terminate: () => reader.terminate() };
-  } catch {
-    return null; // Python's worker reads it itself
-  }
+  return { post: (m) => worker.postMessage(m), terminate: () => worker.terminate(), busy: () => {} };
 }
 
 // Stop can interrupt Python in place (a KeyboardInterrupt, the namespace kept) only with a SharedArrayBuffer:
@@ -136,19 +119,10 @@ class Notebook {
       });
     this.#worker = worker;
     worker.busy(true);
-    // The build's snapshot starts downloading now, unless the caller's own is given (a promise may still turn out to
-    // be one: the reader is then stopped).
-    let reader = this.#snapshotURL && asBytes(this.#snapshot) === null ? spawnSnapshotReader(this.#snapshotURL) : null;
     // A snapshot still on its way (the caller reads it from a cache) is waited for while the worker loads.
     const snapshot = this.#snapshot = await Promise.resolve(this.#snapshot).then(asBytes, () => null);
-    if (snapshot !== null && reader) {
-      reader.terminate();
-      reader = null;
-    }
     worker.post({ type: 'start', options: { profile: this.#profile, flavour, pyodideURL, interruptBuffer: this.#interrupt, hostAccess,
-      snapshot, snapshotURL: this.#snapshotURL, snapshotPort: reader?.port ?? null, makeSnapshot: typeof onSnapshot === 'function' } },
-    reader ? [reader.port] : []);
-    ready.finally(() => reader?.terminate()).catch(() => {}); // whole by the time Python is ready, or no longer wanted
+      snapshot, snapshotURL: this.#snapshotURL, makeSnapshot: typeof onSnapshot === 'function' } });
     let backend, made;
     try {
       ({ backend, snapshot: made, restoredFromSnapshot: this.#restoredFromSnapshot, restoredFrom: this.#restoredFrom, snapshotRefused: this.#snapshotRefused } = await ready);

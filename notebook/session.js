@@ -3,7 +3,6 @@
 // cell never blocks the page; everything here is synchronous once loaded.
 import { PYTHON_FILES } from './python-files.js';
 import { watchSiteFetches } from './site-only.js';
-import { fetchSnapshot, snapshotFromPort } from './snapshot-source.js';
 
 // The Python files' sources (path in Pyodide's file system -> text) as the site's build puts them into this
 // script (vite.config.js, notebookPythonInWorker): a browser has them with the worker's own script instead of
@@ -98,25 +97,16 @@ const MB = 1024 * 1024;
 
 /**
  * While Python loads in a browser, each file it downloads is reported as it arrives ("Downloading
- * pyodide.asm.wasm: 2.1 MB…", at most 10 reports a second), then what the loader waits for next. Returns
- * { stop, count(name, bytes) }: count() adds bytes downloaded elsewhere (the snapshot, read on a thread of its own).
- * (Under Node, Pyodide reads its files from the disk: no downloads.)
+ * pyodide.asm.wasm: 2.1 MB…", at most 10 reports a second), then what the loader waits for next. Returns a
+ * function that stops the reports. (Under Node, Pyodide reads its files from the disk: no downloads.)
  */
 function reportDownloads(progress) {
-  if (inNode) return { stop: () => {}, count: () => {} };
+  if (inNode) return () => {};
   let received = 0;
   let last = 0;
   let active = true;
   let shown = 0; // the bar only moves forward, though files arrive in any order
   const report = (message, fraction) => progress(message, (shown = Math.max(shown, fraction)));
-  const count = (name, bytes) => {
-    received += bytes;
-    const now = Date.now();
-    if (active && now - last > 100) {
-      last = now;
-      report(`Downloading ${name}: ${(received / MB).toFixed(1)} MB in all…`, Math.min(0.6, 0.05 + received / (20 * MB)));
-    }
-  };
   const unwatch = watchSiteFetches((response, url) => {
     if (!active || !response.body) return response;
     const name = new URL(url).pathname.split('/').pop();
@@ -124,17 +114,21 @@ function reportDownloads(progress) {
     // keep the compiled WebAssembly for the next visit).
     const reader = response.clone().body.getReader();
     (async () => {
-      for (let part = await reader.read(); !part.done; part = await reader.read()) count(name, part.value.byteLength);
+      for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        received += part.value.byteLength;
+        const now = Date.now();
+        if (active && now - last > 100) {
+          last = now;
+          report(`Downloading ${name}: ${(received / MB).toFixed(1)} MB in all…`, Math.min(0.6, 0.05 + received / (20 * MB)));
+        }
+      }
       if (active && /\.wasm$/.test(name)) report(`Downloaded ${(received / MB).toFixed(1)} MB; compiling ${name}…`, 0.65);
     })().catch(() => {}); // a download that fails is the loader's to report
     return response;
   });
-  return {
-    stop: () => {
-      active = false;
-      unwatch();
-    },
-    count,
+  return () => {
+    active = false;
+    unwatch();
   };
 }
 
@@ -219,26 +213,54 @@ function offerOf(bytes) {
  * when the build has none (the dev server); bytes that are no snapshot throw a SnapshotRefused. Fetched beside
  * Pyodide's files, so its download shows with theirs.
  */
-export async function openBuildSnapshot(url, { port = null, onReceived } = {}) {
+export async function openBuildSnapshot(url) {
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     let bytes = new Uint8Array(await readFile(url));
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = new Uint8Array((await import('node:zlib')).gunzipSync(bytes));
     return offerOf(bytes) ?? notASnapshot();
   }
-  // From a thread of its own when one reads it (`port`: snapshot-source.js sendSnapshot), else fetched here.
-  const source = await (port ? snapshotFromPort(port, { onReceived }) : fetchSnapshot(url));
-  if (!source) return null;
-  const { size, received, allReceived, reader, cancel } = source;
+  // Low priority: on a slow network Pyodide's own files, which every start needs, come first.
+  const response = await fetch(url, { priority: 'low' });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const raw = response.body.getReader();
   // How long the rest of the download should take, at the rate measured over the next `window` ms (0 when it is
   // all in within it, or its size is unknown): measured while the worker waits, so that it is the network's.
+  const size = Number(response.headers.get('Content-Length')) || 0;
+  let received = 0;
+  let rawDone;
+  const allReceived = new Promise((resolve) => { rawDone = resolve; });
   const msLeft = async (window) => {
-    const [from, since] = [received(), performance.now()];
+    const [from, since] = [received, performance.now()];
     await Promise.race([allReceived, new Promise((resolve) => setTimeout(resolve, window))]);
-    if (!size || received() >= size) return 0;
-    const rate = (received() - from) / (performance.now() - since);
-    return rate > 0 ? (size - received()) / rate : Infinity;
+    if (!size || received >= size) return 0;
+    const rate = (received - from) / (performance.now() - since);
+    return rate > 0 ? (size - received) / rate : Infinity;
   };
+  // Its first bytes tell whether it is still gzipped (a host that sent it with Content-Encoding: gzip decoded it).
+  let first = new Uint8Array(0);
+  while (first.length < 2) {
+    const part = await raw.read();
+    if (part.done) notASnapshot();
+    received += part.value.length;
+    first = concat(first, part.value);
+  }
+  const body = new ReadableStream({
+    start: (controller) => controller.enqueue(first),
+    pull: async (controller) => {
+      const part = await raw.read();
+      if (part.done) {
+        rawDone();
+        controller.close();
+      } else {
+        received += part.value.length;
+        controller.enqueue(part.value);
+      }
+    },
+    cancel: (reason) => raw.cancel(reason),
+  }, { highWaterMark: Infinity }); // read as fast as the network brings it, so that msLeft measures the network, not the inflating
+  const reader = (first[0] === 0x1f && first[1] === 0x8b ? body.pipeThrough(new DecompressionStream('gzip')) : body).getReader();
   let pending = new Uint8Array(0);
   const readAtLeast = async (n) => {
     while (pending.length < n) {
@@ -248,6 +270,7 @@ export async function openBuildSnapshot(url, { port = null, onReceived } = {}) {
     }
     return true;
   };
+  const cancel = () => { reader.cancel().catch(() => {}); };
   const length = (await readAtLeast(4)) ? new DataView(pending.buffer, pending.byteOffset).getUint32(0, true) : Infinity;
   const read = length <= MAX_HEADER && (await readAtLeast(Math.ceil((4 + length) / 16) * 16)) ? readHeader(pending) : null;
   if (!read) {
@@ -331,7 +354,7 @@ function takeSnapshot(pyodide, { cells, restore, api, key, progress }) {
  *          progress?: (message: string, fraction: number) => void}} options
  */
 export async function startSession({ profile = 'default', flavour, pyodideURL, interruptBuffer, hostAccess = false,
-  snapshot = null, snapshotURL = null, snapshotPort = null, makeSnapshot = false, snapshotFor, progress: tell = () => {} }) {
+  snapshot = null, snapshotURL = null, makeSnapshot = false, snapshotFor, progress: tell = () => {} }) {
   const sandboxed = inNode && !hostAccess;
   // The runtime whose starts the snapshot is for. A build of the site makes the browser's under Node
   // (scripts/build-notebook-snapshot.mjs): Python is then left as a browser leaves it (not sandboxed).
@@ -342,7 +365,7 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
   let shown = 0;
   const progress = (message, fraction) => tell(message, (shown = Math.max(shown, fraction)));
   progress('Loading Python (Pyodide)…', 0.05);
-  const downloads = reportDownloads(progress);
+  const stopReports = reportDownloads(progress);
   let pyodide, api, sources, key;
   let restored = null; // the header of the snapshot Python was restored from
   let snapshotRefused = null;
@@ -360,9 +383,7 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     if (snapshot) offerLoading = Promise.resolve(offerOf(snapshot));
     else if (snapshotURL) {
       fromBuild = true;
-      // Read on a thread of its own where the caller started one (snapshotPort): Python's worker loads Pyodide meanwhile.
-      const name = new URL(snapshotURL).pathname.split('/').pop();
-      offerLoading = openBuildSnapshot(new URL(snapshotURL), { port: snapshotPort, onReceived: (bytes) => downloads.count(name, bytes) }).catch((error) => {
+      offerLoading = openBuildSnapshot(new URL(snapshotURL)).catch((error) => {
         snapshotRefused = error instanceof SnapshotRefused ? error.message : `the build's snapshot could not be read (${error?.message ?? error})`;
         return null;
       });
@@ -434,7 +455,7 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     if (!pyodide) [pyodide, api, sources] = await Promise.all([loadPyodide(options), apiLoading, sourcesLoading]);
     if (makeSnapshot) await keyOfThisBuild();
   } finally {
-    downloads.stop();
+    stopReports();
   }
   progress('Starting torch…', 0.85);
   api.setRngProfile(profile);

@@ -1,15 +1,12 @@
 // The build's snapshot read as it arrives over HTTP (notebook/session.js openBuildSnapshot): the memory sized from
 // the header and filled as the rest comes, gzipped or already decoded; a download cut short, bytes that are no
-// snapshot and a missing file each said apart; and on a slow network, how long the rest would take. Each case both
-// ways: fetched where it is read, and (as in a browser) fetched and inflated by another thread that sends the bytes
-// through a MessagePort (notebook/snapshot-source.js).
+// snapshot and a missing file each said apart; and on a slow network, how long the rest would take.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
 import { openBuildSnapshot, packSnapshot } from '../../notebook/session.js';
-import { sendSnapshot } from '../../notebook/snapshot-source.js';
 
 const memory = new Uint8Array(1 << 20).map((_, i) => (i * 2654435761) >>> 24);
 const packed = packSnapshot({ format: 1, key: 'k'.repeat(64), path: ['/lib'] }, memory);
@@ -51,46 +48,32 @@ after(() => {
   server.close();
 });
 
-// The two ways of reading it: here, or sent by a reader through a port (the bytes it counts from the network too).
-const ways = {
-  here: (url) => openBuildSnapshot(url),
-  'through a port': (url, counted = { bytes: 0 }) => {
-    const { port1, port2 } = new MessageChannel();
-    sendSnapshot(url, port1);
-    return openBuildSnapshot(url, { port: port2, onReceived: (bytes) => { counted.bytes += bytes; } });
-  },
-};
-
-for (const [way, open] of Object.entries(ways)) {
 for (const path of ['/whole.gz', '/decoded']) {
-  test(`${path} (${way}): the memory, sized from the header, is whole once filled`, async () => {
-    const counted = { bytes: 0 };
-    const offer = await open(new URL(base + path), counted);
+  test(`${path}: the memory, sized from the header, is whole once filled`, async () => {
+    const offer = await openBuildSnapshot(new URL(base + path));
     assert.equal(offer.header.key, 'k'.repeat(64));
     assert.equal(offer.header.memory, memory.length);
     assert.equal(offer.memory.length, memory.length);
     await offer.filled;
     assert.deepEqual(offer.memory, memory);
     assert.equal(await offer.msLeft(1000), 0, 'all in: nothing left to wait for');
-    if (way !== 'here') assert.equal(counted.bytes, routes[path].body.length, 'every byte from the network counted');
   });
 }
 
-test(`a download cut short fails its filling, not its header (${way})`, async () => {
-  const offer = await open(new URL(`${base}/cut.gz`));
+test('a download cut short fails its filling, not its header', async () => {
+  const offer = await openBuildSnapshot(new URL(`${base}/cut.gz`));
   assert.equal(offer.memory.length, memory.length);
   await assert.rejects(offer.filled);
 });
 
-test(`bytes that are no snapshot are refused by name; a missing one is none (${way})`, async () => {
-  await assert.rejects(open(new URL(`${base}/page.html`)), /the build's snapshot is not a notebook snapshot/);
-  assert.equal(await open(new URL(`${base}/missing.gz`)), null);
+test('bytes that are no snapshot are refused by name; a missing one is none', async () => {
+  await assert.rejects(openBuildSnapshot(new URL(`${base}/page.html`)), /the build's snapshot is not a notebook snapshot/);
+  assert.equal(await openBuildSnapshot(new URL(`${base}/missing.gz`)), null);
 });
 
-test(`on a slow network, the time the rest would take, measured over a window (${way})`, async () => {
-  const offer = await open(new URL(`${base}/slow`));
+test('on a slow network, the time the rest would take, measured over a window', async () => {
+  const offer = await openBuildSnapshot(new URL(`${base}/slow`));
   const left = await offer.msLeft(300); // about 20 KB/s for the 1 MB left: some 50 s
   offer.cancel();
   assert.ok(left > 4000 && left < 1000_000, `left ${left} ms`);
 });
-}
