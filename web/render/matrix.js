@@ -687,14 +687,14 @@ export function recheckOverflow(box) {
   overflowWatch?.observe(box); // observing reports the box's size once, after the next layout
 }
 
-/** What a box's edges and cue should show (read from the layout; every read before any write). */
-function overflowOf(box) {
+/** What a box's edges and cue should show (read from the layout; every read before any write); also the settings' inputs table's box. */
+export function overflowOf(box) {
   const hidden = box.scrollWidth - box.clientWidth;
   const scrolls = hidden > 1;
   return { box, scrolls, left: scrolls && box.scrollLeft > 1, right: scrolls && box.scrollLeft < hidden - 1, cue: scrolls ? offscreenColumns(box) : '' };
 }
 
-function showOverflow({ box, scrolls, left, right, cue }) {
+export function showOverflow({ box, scrolls, left, right, cue }) {
   box.classList.toggle('is-scrollable', scrolls);
   box.classList.toggle('fade-left', left);
   box.classList.toggle('fade-right', right);

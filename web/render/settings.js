@@ -5,6 +5,7 @@
 // only arranges them. Inputs are text fields so that anything typed can be explained, not silently dropped.
 import { h } from './dom.js';
 import { afterPaint } from './after-paint.js';
+import { overflowOf, showOverflow } from './matrix.js';
 import { SETTINGS, MAX_WORDS, zeros, opening, controlId, readControl, problemWith, settingValue, inUse, validateSettings, parseNumber } from '../state.js';
 import { inputsLines } from '../python.js';
 
@@ -142,9 +143,19 @@ function typedRows(container) {
   }));
 }
 
+// The table scrolls inside its box where it is wider than the settings (typed numbers widen their column: the
+// table changes size, not its box), and the box shows it as a result's table does: faded edges and a line.
+const inputsOverflowWatch = typeof ResizeObserver === 'function'
+  ? new ResizeObserver((seen) => seen.map((e) => overflowOf(e.target.closest('.inputs-box'))).forEach(showOverflow))
+  : null;
+
 function replaceTable(container, rows, d, drawn) {
   const box = container.querySelector('.inputs-box');
-  box.replaceChildren(inputsTable(rows, d, drawn));
+  const table = inputsTable(rows, d, drawn);
+  const old = box.querySelector(':scope > table');
+  if (old) inputsOverflowWatch?.unobserve(old);
+  box.replaceChildren(table, h('p', { class: 'scroll-hint' }, 'Scroll sideways for more columns'));
+  inputsOverflowWatch?.observe(table);
   container.querySelector('#add-word').disabled = rows.length >= MAX_WORDS;
 }
 
@@ -193,6 +204,9 @@ function build(container) {
     h('p', { class: 'settings-actions' }, h('button', { id: 'reset', type: 'button', class: 'button' }, 'Reset to the book')),
   );
   form.addEventListener('submit', (e) => e.preventDefault());
+  const box = form.querySelector('.inputs-box');
+  box.addEventListener('scroll', () => showOverflow(overflowOf(box)), { passive: true });
+  inputsOverflowWatch?.observe(box); // the settings column or drawer resized
   container.replaceChildren(form);
   return form;
 }
