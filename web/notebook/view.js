@@ -571,12 +571,14 @@ function downloadIpynb() {
  * the page is reloading.
  */
 async function withSiteServiceWorker() {
+  // The head's script (register-early.js) may be reloading the page already: nothing to start then.
+  if (window.notebookIsolation === 'reloading') return false;
   if (!navigator.serviceWorker) return true;
   try {
     const registering = navigator.serviceWorker.register('./notebook-sw.js');
-    // A return visit, already isolated by the service worker in control, has nothing to wait for: Python starts
-    // while the registration checks for a new version.
-    if (navigator.serviceWorker.controller && globalThis.crossOriginIsolated) registering.catch(() => {});
+    // With a service worker in control (a return visit, or a first one that it controls already) nothing waits for
+    // the registration, which checks for a new version meanwhile.
+    if (navigator.serviceWorker.controller) registering.catch(() => {});
     else await registering;
     if (!navigator.serviceWorker.controller) {
       await new Promise((done) => {
@@ -585,14 +587,19 @@ async function withSiteServiceWorker() {
       });
     }
   } catch {
+    window.notebookIsolation = 'settled';
     return true; // not registered (a private window, a host that refuses it): the worker's own binding remains
   }
+  if (window.notebookIsolation === 'reloading') return false;
   const reloaded = sessionStorage.getItem(ISOLATION_RELOAD_KEY) === '1';
   if (!globalThis.crossOriginIsolated && navigator.serviceWorker.controller && !reloaded) {
     sessionStorage.setItem(ISOLATION_RELOAD_KEY, '1');
+    window.notebookIsolation = 'reloading';
     location.reload();
     return false;
   }
+  // Python starts on this page: a controller that comes later no longer reloads it (register-early.js).
+  window.notebookIsolation = 'settled';
   // A new deployment's service worker took over: this page still runs the old one's scripts. A first
   // controller arriving late (a slow start, past the wait above) is no deployment: it only keeps the site.
   let controller = navigator.serviceWorker.controller;
