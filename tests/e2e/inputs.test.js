@@ -159,7 +159,7 @@ test('rejected combinations: the core’s message beside the control, the last n
   await closePage(page);
 });
 
-test('16 words of 16 numbers at 390 px: the table scrolls inside its box, keyboard adds a word, axe-core is clean', async () => {
+test('16 words of 16 numbers at 390 px: the table scrolls inside its box and says so, keyboard adds a word, axe-core is clean', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844, contextOptions: { bypassCSP: true } });
   const big = {
     ...bookSettings(),
@@ -175,6 +175,8 @@ test('16 words of 16 numbers at 390 px: the table scrolls inside its box, keyboa
   const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, box: document.querySelector('.inputs-box').scrollWidth > document.querySelector('.inputs-box').clientWidth }));
   assert.ok(widths.page <= 390, `the page is ${widths.page} px wide`);
   assert.ok(widths.box, 'the inputs table scrolls inside its box');
+  await page.waitForFunction(() => document.querySelector('.inputs-box').classList.contains('is-scrollable'));
+  assert.ok(await page.locator('.inputs-box > .scroll-hint').isVisible(), 'and says so');
   assert.deepEqual(await seriousViolations(page), []);
   assertNoProblems(page);
   await closePage(page);

@@ -1,7 +1,7 @@
 // Small things a learner meets on the page: a link to a step the page does not have is named in the notice
 // (the first step shown, the link's settings kept); the contents show the current step when they open, in the
 // sticky column at 1280 px and through the header's Contents at 390 px; and the settings form shows every
-// drawn embedding number in full.
+// drawn and every typed embedding number in full.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -91,3 +91,40 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     await closePage(page);
   });
 }
+
+/** How the typed -0.8819 in the first field shows: whole or cut, its column's widths, the table's box. */
+const typedField = (page) => page.evaluate(() => {
+  const field = document.querySelector('#x-0-0');
+  const box = document.querySelector('.inputs-box');
+  const column = [...document.querySelectorAll('.inputs-table input[id$="-0"].num-input')].map((f) => f.getBoundingClientRect().width);
+  return { scroll: field.scrollWidth, client: field.clientWidth, columnWidths: new Set(column).size, overflows: box.scrollWidth > box.clientWidth + 1 };
+});
+
+test('a typed number is shown whole at 1280 × 800 and in the drawer at 390 × 844, the table fitting its box or saying that it scrolls', async () => {
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  await page.goto(env.base + formatHash('embeddings', bookSettings()));
+  await waitForStep(page, 'embeddings');
+  await page.fill('#x-0-0', '-0.8819'); // PyTorch's 4 decimals and a sign
+  await page.waitForFunction(() => location.hash.includes('-0.8819'));
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    if (width !== 1280) {
+      await page.setViewportSize({ width, height });
+      await page.click('#open-settings');
+      await page.locator('#x-0-0').waitFor({ state: 'visible' });
+    }
+    const seen = await typedField(page);
+    assert.ok(seen.scroll <= seen.client, `${width} px: -0.8819 needs ${seen.scroll} px in a field ${seen.client} px wide`);
+    assert.equal(seen.columnWidths, 1, `${width} px: the fields of its column are as wide as it`);
+    if (width < 1200) assert.ok(!seen.overflows, 'at the book’s size the table fits the settings drawer');
+    else {
+      // the settings column is narrower than the table now: the box says that it scrolls, as a result's table does
+      assert.ok(seen.overflows, 'the table is wider than the settings column at 1280 px (the cue is exercised)');
+      await page.waitForFunction(() => document.querySelector('.inputs-box').classList.contains('is-scrollable'));
+      assert.equal(await page.locator('.inputs-box > .scroll-hint').textContent(), 'Scroll sideways for more columns');
+      assert.ok(await page.locator('.inputs-box > .scroll-hint').isVisible());
+    }
+    await page.locator('.inputs-box').screenshot({ path: `test-results/small-things-typed-${width}.png` });
+  }
+  assertNoProblems(page);
+  await closePage(page);
+});
