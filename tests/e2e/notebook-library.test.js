@@ -213,13 +213,33 @@ test('.ipynb round trip: a Jupyter file opened by the picker and by a drop, each
   await closePage(page);
 });
 
-test('the new controls: axe-core finds nothing serious, and at 390 px the page does not scroll sideways', async () => {
+/** The words of the listed names that break across lines (a name breaks between its words). */
+const brokenWords = (page) => page.$$eval('#notebook-list .nb-open', (buttons) => buttons.flatMap((button) => {
+  const text = button.firstChild;
+  return [...text.data.matchAll(/\S+/g)].filter((word) => {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+  }).map((word) => word[0]);
+}));
+
+test('the new controls: axe-core finds nothing serious, and at 390 px the page does not scroll sideways, names break between words and the open list pushes the toolbar down', async () => {
   for (const [width, height] of [[1280, 800], [390, 844]]) {
     const page = await newPage(env.browser, { width, height, contextOptions: { bypassCSP: true } });
     await open(page);
     await page.setInputFiles('#ipynb-file', { name: 'chapter-start.ipynb', mimeType: 'application/json', buffer: readFileSync(JUPYTER_FILE) });
     await page.waitForFunction(() => /opened as a new notebook/.test(document.getElementById('notices').textContent));
+    const long = 'Chapter 3 up to 3.6.2 MultiHeadAttention and its output projection'; // a step's notebook's name
+    await page.fill('#notebook-name', long);
+    await page.press('#notebook-name', 'Enter');
+    await page.waitForFunction((name) => JSON.parse(localStorage.getItem('attention-lab.notebooks')).some((e) => e.name === name), long);
     await openList(page);
+    assert.deepEqual(await brokenWords(page), [], `${width} px: these words of the names break across lines`);
+    const [panel, toolbar] = await page.evaluate(() => ['.nb-notebooks-panel', '.nb-toolbar'].map((sel) => document.querySelector(sel).getBoundingClientRect().toJSON()));
+    assert.ok(panel.right <= width, `${width} px: the open list runs past the window to ${panel.right} px`);
+    if (width < 960) assert.ok(panel.bottom <= toolbar.top, `${width} px: the open list (bottom ${panel.bottom}) covers the toolbar (top ${toolbar.top})`);
+    await page.screenshot({ path: `test-results/notebook-library-list-${width}.png` });
     assert.deepEqual(await seriousViolations(page, '#main'), [], `${width} px`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `${width} px: the page scrolls sideways by ${overflow} px`);
