@@ -51,11 +51,14 @@ test('a link longer than a link may be is refused before it is unpacked', async 
 // A 1 MB cell in the editor took more than Playwright's 30 s at a load average of 20 on two cores.
 const BIG_NOTEBOOK_MS = 90_000;
 
+/** Waits until the page shows its cells' editors: 'editor', or 'python' where Python was ready within the same frame. */
+const editorShown = (page) => page.waitForFunction(() => ['editor', 'python'].includes(document.documentElement.dataset.ready), null, { timeout: BIG_NOTEBOOK_MS });
+
 test('a notebook just within the limit still opens', async () => {
   const cell = `s = "${'a'.repeat(MAX_NOTEBOOK_BYTES - 64)}"`;
   const page = await newPage(env.browser);
   await page.goto(`${env.base}notebook.html${await notebookHash([cell, 'print(len(s))'])}`);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'editor', null, { timeout: BIG_NOTEBOOK_MS });
+  await editorShown(page);
   assert.equal(await page.locator('.nb-cell').count(), 2);
   assert.equal(await page.getByRole('alert').count(), 0);
   await closePage(page);
@@ -66,7 +69,7 @@ test('“Copy link” on a notebook too large for a link says so instead of copy
   // the learner's own notebook, kept in the browser: over the limit once in a link
   await page.addInitScript((cells) => localStorage.setItem('attention-lab.notebook', JSON.stringify({ cells })), [`s = "${'a'.repeat(MAX_NOTEBOOK_BYTES)}"`]);
   await page.goto(`${env.base}notebook.html`);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'editor', null, { timeout: BIG_NOTEBOOK_MS });
+  await editorShown(page);
   await page.click('#copy-link');
   await page.waitForFunction(() => /cop/i.test(document.getElementById('status').textContent)); // what Copy link says
   assert.equal(await page.textContent('#status'),
