@@ -602,8 +602,7 @@ function matrixBox(result, scale, lead, caption, book = null, texts = null, allC
   const big = values.length * nCols >= BIG_TABLE_CELLS;
   const box = h('div', { class: `matrix-box${big ? ' is-big' : ''}` }, table, h('p', { class: 'scroll-hint' }, 'Scroll sideways for more columns'),
     h('p', { class: 'offscreen-columns', 'aria-hidden': 'true' }));
-  box.addEventListener('scroll', () => showOverflow(overflowOf(box)), { passive: true });
-  overflowWatch?.observe(box);
+  watchOverflow(box);
   if (nCols === allCols) return box;
   const drawAll = h('button', { type: 'button', class: 'button quiet small' }, `Draw all ${allCols.toLocaleString('en')} columns`);
   const cut = h('div', { class: 'columns-cut' },
@@ -680,6 +679,12 @@ const overflowWatch = typeof ResizeObserver === 'function'
     seen.filter((e) => e.target.isConnected).map((e) => overflowOf(e.target)).forEach(showOverflow);
   })
   : null;
+
+/** Keeps a box's faded edges and cue true to what it hides: as it scrolls and whenever it changes size (also the settings' inputs box). */
+export function watchOverflow(box) {
+  box.addEventListener('scroll', () => showOverflow(overflowOf(box)), { passive: true });
+  overflowWatch?.observe(box);
+}
 
 /** Checks a box again once the browser has laid it out: a table updated in place (app/patch.js) may have other columns or names. */
 export function recheckOverflow(box) {

@@ -5,7 +5,7 @@
 // only arranges them. Inputs are text fields so that anything typed can be explained, not silently dropped.
 import { h } from './dom.js';
 import { afterPaint } from './after-paint.js';
-import { overflowOf, showOverflow } from './matrix.js';
+import { overflowOf, showOverflow, watchOverflow } from './matrix.js';
 import { SETTINGS, MAX_WORDS, zeros, opening, controlId, readControl, problemWith, settingValue, inUse, validateSettings, parseNumber } from '../state.js';
 import { inputsLines } from '../python.js';
 
@@ -143,8 +143,9 @@ function typedRows(container) {
   }));
 }
 
-// The table scrolls inside its box where it is wider than the settings (typed numbers widen their column: the
-// table changes size, not its box), and the box shows it as a result's table does: faded edges and a line.
+// The table scrolls inside its box where it is wider than the settings, and the box shows it as a result's table
+// does (watchOverflow): faded edges and a line. Typed numbers widen their column: the table changes size, not its
+// box, so the table is watched too.
 const inputsOverflowWatch = typeof ResizeObserver === 'function'
   ? new ResizeObserver((seen) => seen.map((e) => overflowOf(e.target.closest('.inputs-box'))).forEach(showOverflow))
   : null;
@@ -205,8 +206,7 @@ function build(container) {
   );
   form.addEventListener('submit', (e) => e.preventDefault());
   const box = form.querySelector('.inputs-box');
-  box.addEventListener('scroll', () => showOverflow(overflowOf(box)), { passive: true });
-  inputsOverflowWatch?.observe(box); // the settings column or drawer resized
+  watchOverflow(box); // scrolled, or the settings column or drawer resized
   container.replaceChildren(form);
   return form;
 }
