@@ -487,7 +487,8 @@ async function main() {
     const page = notebook.pageFirstOutputMs;
     if (page) {
       lines.push(`notebook in Chromium (dist/site on the local static host), first cell's output: cold ${range(page)}; ` +
-        `return visit ${range(page.warm)}; the visit after ${range(page.again)}; opened from the walk-through after its warm-up ${range(page.afterWarmUp)}`);
+        `return visit ${range(page.warm)}; the visit after ${range(page.again)}; opened from the walk-through after its warm-up ${range(page.afterWarmUp)}` +
+        ` (painted, as the page notes it; as Playwright's polling saw it, medians: ${Object.entries(page.polledMedians ?? {}).map(([kind, ms]) => `${kind} ${ms} ms`).join(', ')})`);
       lines.push(`  phases, cold: ${page.coldPhases?.join(' · ') ?? '-'}`);
       lines.push(`  phases, the visit after the return: ${page.againPhases?.join(' · ') ?? '-'}`);
     }
