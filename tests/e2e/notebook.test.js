@@ -1,6 +1,7 @@
 // The notebook page (web/notebook.html) in Chromium: the chapter's notebook run through the page, typing and
-// Shift+Enter, errors with their line marked, Stop on a runaway loop while the page stays responsive, the RNG
-// profile, the notebook in its link, "Open in notebook" from a step, axe-core and a phone-sized screen.
+// Shift+Enter, typing over a selection, errors with their line marked, Stop on a runaway loop while the page
+// stays responsive, the RNG profile, the notebook in its link, "Open in notebook" from a step, axe-core and a
+// phone-sized screen.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -90,6 +91,48 @@ test('typing a cell and Shift+Enter shows its output; an error shows a traceback
   const fourth = page.locator('.nb-cell').nth(3);
   await fourth.locator('.nb-error').waitFor();
   assert.match(await fourth.locator('.nb-error').textContent(), /RuntimeError: mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)/);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test('typing over a selection replaces it without a Content-Security-Policy error; a typed bracket still wraps it', async () => {
+  // Left to Chromium, the typed text would take the deleted token's colour as an inline style attribute, which
+  // the page's policy (style-src 'self') refuses and reports as a console error.
+  const page = await newPage(env.browser);
+  const code = 'import torch\nx = torch.rand(2, 3)  # two rows\nprint(x)';
+  await page.goto(`${env.base}notebook.html${await hashFor(page, [code, code, code])}`);
+  await page.waitForFunction(() => ['editor', 'python'].includes(document.documentElement.dataset.ready), null, { timeout: PYTHON_TIMEOUT });
+  const editor = (i) => page.locator('.nb-cell').nth(i).locator('.cm-content');
+  // The editor's lines once they are `lines` (within 5 s), else as they stand.
+  const shows = async (i, lines) => {
+    let shown;
+    for (const end = Date.now() + 5000; Date.now() < end; await page.waitForTimeout(50)) {
+      shown = await editor(i).locator('.cm-line').allTextContents();
+      if (JSON.stringify(shown) === JSON.stringify(lines)) break;
+    }
+    assert.deepEqual(shown, lines);
+  };
+
+  await editor(0).click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('y = 2');
+  await shows(0, ['y = 2']);
+
+  await editor(1).click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.type('z = 0');
+  await shows(1, ['z = 0print(x)']);
+
+  await editor(2).click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.type('(');
+  await shows(2, ['(import torch)', 'x = torch.rand(2, 3)  # two rows', 'print(x)']);
+
+  // A refused style attribute is reported a task or so later.
+  await page.evaluate(() => new Promise((done) => setTimeout(done, 200)));
   assertNoProblems(page);
   await closePage(page);
 });

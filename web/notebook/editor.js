@@ -32,6 +32,31 @@ const frame = EditorView.theme({
   '.cm-error-line': { background: 'var(--error-bg)', boxShadow: 'inset 3px 0 0 var(--error-fg)' },
 });
 
+// ------------------------------------------------------------ typing over a selection
+// Left to Chromium, typing over a selection that starts in a coloured token deletes it and gives the typed text
+// that token's colour as an inline style attribute, which the page's Content-Security-Policy refuses (and logs).
+// So the replacement is made here, through the same input handlers (closing brackets) that CodeMirror's own
+// typing goes through. Only when the page's selection is the editor's main selection (in a shadow root the
+// event's target ranges are empty, so the root's selection is read); otherwise (an IME composition, a selection
+// CodeMirror has not read yet, a browser without ShadowRoot.getSelection) the browser edits as before.
+const typeOverSelection = EditorView.domEventHandlers({
+  beforeinput(event, view) {
+    const sel = view.state.selection.main;
+    if (event.inputType !== 'insertText' || !event.data || sel.empty || event.isComposing || view.composing) return false;
+    const shown = view.root.getSelection?.();
+    if (!shown?.anchorNode || !view.contentDOM.contains(shown.anchorNode) || !view.contentDOM.contains(shown.focusNode)) return false;
+    const ends = [view.posAtDOM(shown.anchorNode, shown.anchorOffset), view.posAtDOM(shown.focusNode, shown.focusOffset)];
+    if (Math.min(...ends) !== sel.from || Math.max(...ends) !== sel.to) return false;
+    event.preventDefault();
+    const text = event.data;
+    const insert = () => view.state.update(view.state.replaceSelection(text), { userEvent: 'input.type', scrollIntoView: true });
+    if (!view.state.facet(EditorView.inputHandler).some((handle) => handle(view, sel.from, sel.to, text, insert))) {
+      view.dispatch(insert());
+    }
+    return true;
+  },
+});
+
 // ------------------------------------------------------------ the failing line, marked in its editor
 const setErrorLine = StateEffect.define();
 const errorLine = StateField.define({
@@ -67,6 +92,7 @@ export function createEditor(parent, code, { run, runAndAdvance, changed }) {
         frame,
         EditorView.lineWrapping,
         errorLine,
+        typeOverSelection,
         EditorView.updateListener.of((u) => { if (u.docChanged) changed(); }),
         EditorView.contentAttributes.of({ 'aria-label': 'Python code' }),
       ],
