@@ -92,39 +92,74 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
   });
 }
 
-/** How the typed -0.8819 in the first field shows: whole or cut, its column's widths, the table's box. */
-const typedField = (page) => page.evaluate(() => {
-  const field = document.querySelector('#x-0-0');
+/** How the typed number in field `id` shows: whole or cut, its column's widths, any field cut, the table's box. */
+const typedField = (page, id) => page.evaluate((id) => {
+  const field = document.getElementById(id);
   const box = document.querySelector('.inputs-box');
-  const column = [...document.querySelectorAll('.inputs-table input[id$="-0"].num-input')].map((f) => f.getBoundingClientRect().width);
-  return { scroll: field.scrollWidth, client: field.clientWidth, columnWidths: new Set(column).size, overflows: box.scrollWidth > box.clientWidth + 1 };
-});
+  const column = [...document.querySelectorAll(`.inputs-table input[id$="-${id.split('-')[2]}"].num-input`)].map((f) => f.getBoundingClientRect().width);
+  return {
+    scroll: field.scrollWidth,
+    client: field.clientWidth,
+    columnWidths: new Set(column).size,
+    cut: [...box.querySelectorAll('input')].filter((f) => f.scrollWidth > f.clientWidth).map((f) => `${f.id} ${f.value}`),
+    overflows: box.scrollWidth > box.clientWidth + 1,
+    cue: box.classList.contains('is-scrollable'),
+  };
+}, id);
 
-test('a typed number is shown whole at 1280 × 800 and in the drawer at 390 × 844, the table fitting its box or saying that it scrolls', async () => {
+/** Whether the box's scroll cue is `on` within 5 s (the table's size is observed a frame after it changes). */
+const cueSettles = (page, on) =>
+  page.waitForFunction((on) => document.querySelector('.inputs-box').classList.contains('is-scrollable') === on, on, { timeout: 5000 })
+    .then(() => true, () => false);
+
+/** Types `value` into field `id` and waits until the address holds it and the box's cue is as `scrolls` expects. */
+async function typeNumber(page, id, value, scrolls) {
+  await page.fill(`#${id}`, value);
+  await page.waitForFunction((v) => location.hash.includes(v), value);
+  await cueSettles(page, scrolls); // what it settled on is asserted by the caller
+}
+
+test('typed numbers are shown whole at 1280 × 800 and in the drawer at 390 × 844; at 1280 px the table fits with one of PyTorch’s printed numbers, and a longer one scrolls it with the cue', async () => {
   const page = await newPage(env.browser, { width: 1280, height: 800 });
   await page.goto(env.base + formatHash('embeddings', bookSettings()));
   await waitForStep(page, 'embeddings');
-  await page.fill('#x-0-0', '-0.8819'); // PyTorch's 4 decimals and a sign
-  await page.waitForFunction(() => location.hash.includes('-0.8819'));
-  for (const [width, height] of [[1280, 800], [390, 844]]) {
-    if (width !== 1280) {
-      await page.setViewportSize({ width, height });
-      await page.click('#open-settings');
-      await page.locator('#x-0-0').waitFor({ state: 'visible' });
-    }
-    const seen = await typedField(page);
-    assert.ok(seen.scroll <= seen.client, `${width} px: -0.8819 needs ${seen.scroll} px in a field ${seen.client} px wide`);
-    assert.equal(seen.columnWidths, 1, `${width} px: the fields of its column are as wide as it`);
-    if (width < 1200) assert.ok(!seen.overflows, 'at the book’s size the table fits the settings drawer');
-    else {
-      // the settings column is narrower than the table now: the box says that it scrolls, as a result's table does
-      assert.ok(seen.overflows, 'the table is wider than the settings column at 1280 px (the cue is exercised)');
-      await page.waitForFunction(() => document.querySelector('.inputs-box').classList.contains('is-scrollable'));
-      assert.equal(await page.locator('.inputs-box > .scroll-hint').textContent(), 'Scroll sideways for more columns');
-      assert.ok(await page.locator('.inputs-box > .scroll-hint').isVisible());
-    }
-    await page.locator('.inputs-box').screenshot({ path: `test-results/small-things-typed-${width}.png` });
-  }
+  const last = 'x-0-2'; // the last column, the one a scrolling table's faded edge covers
+  const fits = async (what) => {
+    const seen = await typedField(page, last);
+    assert.deepEqual(seen.cut, [], `${what}: fields cut`);
+    assert.ok(!seen.overflows && !seen.cue, `${what}: the table fits its box with no scroll cue`);
+    return seen;
+  };
+  await fits('1280 px, the book’s numbers');
+
+  await typeNumber(page, last, '-0.8819', false); // PyTorch's 4 decimals and a sign
+  let seen = await fits('1280 px, -0.8819');
+  assert.ok(seen.scroll <= seen.client, `1280 px: -0.8819 needs ${seen.scroll} px in a field ${seen.client} px wide`);
+  assert.equal(seen.columnWidths, 1, '1280 px: the fields of its column are as wide as it');
+  await page.locator('.inputs-box').screenshot({ path: 'test-results/small-things-typed-1280.png' });
+
+  // longer than the settings column can show beside the other columns: whole, and the box says that it scrolls
+  const long = '-0.123456789';
+  await typeNumber(page, last, long, true);
+  seen = await typedField(page, last);
+  assert.ok(seen.scroll <= seen.client, `1280 px: ${long} needs ${seen.scroll} px in a field ${seen.client} px wide`);
+  assert.deepEqual(seen.cut, [], '1280 px, a long number: fields cut');
+  assert.ok(seen.overflows, `the table is wider than the settings column at 1280 px with ${long} (the cue is exercised)`);
+  assert.equal(await page.locator('.inputs-box > .scroll-hint').textContent(), 'Scroll sideways for more columns');
+  assert.ok(await page.locator('.inputs-box > .scroll-hint').isVisible());
+  await page.locator('.inputs-box').screenshot({ path: 'test-results/small-things-typed-long-1280.png' });
+
+  // in the drawer at 390 px, where the book's size still fits (one page, resized)
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#open-settings');
+  await page.locator(`#${last}`).waitFor({ state: 'visible' });
+  await cueSettles(page, false);
+  seen = await fits(`390 px, ${long}`);
+  assert.ok(seen.scroll <= seen.client, `390 px: ${long} needs ${seen.scroll} px in a field ${seen.client} px wide`);
+  assert.equal(seen.columnWidths, 1, '390 px: the fields of its column are as wide as it');
+  await typeNumber(page, 'x-0-0', '-0.8819', false);
+  seen = await fits('390 px, -0.8819 and a long number');
+  await page.locator('.inputs-box').screenshot({ path: 'test-results/small-things-typed-390.png' });
   assertNoProblems(page);
   await closePage(page);
 });
