@@ -11,7 +11,7 @@ const STOP = Symbol('diagnose: results shown');
 // The sections' names, by which a seed point is named (seed-scan.js models the draws after each point by that
 // name): written out, because a minified build renames the section functions, and names taken from them left the
 // page's seed model unable to bound a draws change (tests/node/diagnose-seed-scan.test.js holds them to SECTIONS).
-export const SECTION_NAMES = ['simpleAttention', 'allTokens', 'trainableWeights', 'attentionClasses', 'causalMask', 'dropout', 'causalAttention', 'stackingHeads', 'weightSplits', 'exercises'];
+export const SECTION_NAMES = ['simpleAttention', 'simpleAttentionQuery', 'allTokens', 'trainableWeights', 'attentionClasses', 'causalMask', 'dropout', 'causalAttention', 'stackingHeads', 'weightSplits', 'exercises'];
 
 // A result as the search needs it: its tensor, shape and label; its values only when read.
 function record(name, tensor, label) {

@@ -41,9 +41,12 @@ test('the two parts give computeChapter()\'s results for a start at any section,
 
 test('the first step computes its own section only; reading a later result computes the rest', () => {
   const settings = bookSettings();
-  const { results, finish } = startChapter(torch, settings, shownResults(STEPS[0], settings));
-  assert.ok(Object.hasOwn(results, 'dot_x1_x2'));
-  assert.ok(!Object.hasOwn(results, 'attn_scores'), 'the next section computed before the first step is shown');
+  const { results, finish } = startChapter(torch, settings, [...shownResults(STEPS[0], settings), 'inputs']);
+  assert.ok(Object.hasOwn(results, 'dot_x1_x2') && Object.hasOwn(results, 'inputs'));
+  // 3.3.1's query (its scores, softmax and context vector) is a section of its own, computed after the first paint
+  for (const name of ['query', 'attn_scores_2', 'attn_weights_2', 'context_vec_2', 'attn_scores']) {
+    assert.ok(!Object.hasOwn(results, name), `${name}, of a later section, computed before the first step is shown`);
+  }
   assert.deepEqual(results.mha_out.values, computeChapter(torch, settings).mha_out.values);
   assert.equal(finish(), finish(), 'finish() after the rest was read returns the same results');
 });

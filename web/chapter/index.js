@@ -16,7 +16,7 @@
 // Settings that a module rejects (heads that do not divide d_out,
 // more words than context_length) throw the core's AttentionError, with error.settings naming them.
 import { chapterContext } from './context.js';
-import simpleAttention from './s331-simple-attention.js';
+import simpleAttention, { simpleAttentionQuery } from './s331-simple-attention.js';
 import allTokens from './s332-all-tokens.js';
 import trainableWeights from './s341-trainable-weights.js';
 import attentionClasses from './s342-attention-classes.js';
@@ -28,8 +28,8 @@ import weightSplits from './s362-weight-splits.js';
 import exercises from './exercises.js';
 
 // In the book's order: a section may use what an earlier one returned (inputs, the mask, ...), which is
-// added to the context every section reads.
-export const SECTIONS = [simpleAttention, allTokens, trainableWeights, attentionClasses, causalMask, dropout, causalAttention, stackingHeads, weightSplits, exercises];
+// added to the context every section reads. 3.3.1 is two: the page's first step needs only the first.
+export const SECTIONS = [simpleAttention, simpleAttentionQuery, allTokens, trainableWeights, attentionClasses, causalMask, dropout, causalAttention, stackingHeads, weightSplits, exercises];
 
 export function computeChapter(torch, settings) {
   const chapter = chapterContext(torch, settings);

@@ -1,7 +1,9 @@
-// 3.3.1 A simple self-attention without trainable weights: the scores, weights and context vector of one
-// query (the book's x(2), or the word the settings choose), against every token.
+// 3.3.1 A simple self-attention without trainable weights, in two sections: simpleAttention, the dot product
+// of x1 and x2 and the inputs (all the page's first step draws), then simpleAttentionQuery, the scores, weights
+// and context vector of one query (the book's x(2), or the word the settings choose), against every token. The
+// page starts on the first alone, so that the second's kernels are compiled after its first paint.
 // Reads torch, settings, words and the helpers; returns for later sections the inputs (as a tensor, as
-// nested arrays and as row views), the query's row q, n and d_in.
+// nested arrays and as row views), n and d_in, then the query's row q.
 import * as explain from '../explain.js';
 import { row, col, whole } from '../operands.js';
 import { queryIndex } from '../state.js';
@@ -35,8 +37,14 @@ export default function simpleAttention(chapter) {
   const inputs = show('inputs', embeddings(chapter), { rows: words, cols: features(settings.embeddings[0].length), explain: drawnBy(settings) });
   const inputRows = results.inputs.values;
   const [n, d_in] = [inputRows.length, inputRows[0].length];
-  // The rows of inputs, taken once: every loop over the tokens below walks these views.
+  // The rows of inputs, taken once: every loop over the tokens in this and later sections walks these views.
   const tokens = [...inputs];
+  return { inputs, inputRows, tokens, n, d_in };
+}
+
+/** 3.3.1 for one query: its scores against every token, normalized three ways, and its context vector. */
+export function simpleAttentionQuery(chapter) {
+  const { torch, settings, results, show, features, words, inputs, inputRows, tokens, d_in } = chapter;
   const q = queryIndex(settings); // the chosen query word (the book's x(2)), or the last when there are fewer
   const copiedRow = (out) => (i) => [`row ${q} (“${words[q]}”) of inputs: ${explain.fmt(out[i[0]])}`];
   const query = show('query', tokens[q], { cols: features(d_in), explain: copiedRow, operands: ([j]) => [['inputs', [q, j]]] });
@@ -71,5 +79,5 @@ export default function simpleAttention(chapter) {
     operands: ([j]) => [whole('attn_weights_2', 1), col('inputs', j)],
   });
 
-  return { inputs, inputRows, tokens, q, n, d_in };
+  return { q };
 }
