@@ -51,10 +51,19 @@ const STOP_GRACE_MS = 3000;
 // writing its traceback (code run for the first time, on a loaded machine) took up to 0.8 s at a load of 16 on
 // 2 cores. Only a cell that catches the KeyboardInterrupt and runs on outlasts it, and is then restarted.
 const STOP_ANSWER_MS = 20_000;
-// The interrupt buffer: Pyodide's signal flag (Python sets it back to 0 when it takes the signal), then the id
-// of the last call queued when Stop was pressed (the worker ends the runs up to it without running them).
+// Pyodide takes the signal by reading its flag and then writing 0, not in one atomic step: a Stop stored between
+// the two is lost, the flag at 0 as if taken while the cell runs on (about 1 Stop of a tight loop in 100). So
+// Python's handler marks a Stop it has taken (cells.py, STOP_TAKEN), and a flag back at 0 that long with no mark
+// is raised again, up to STOP_RAISES times; a cell whose own handler leaves no mark is then waited for as one
+// that took it.
+const STOP_LOST_MS = 250;
+const STOP_RAISES = 5;
+// The interrupt buffer: Pyodide's signal flag (Python sets it back to 0 when it takes the signal), the id of the
+// last call queued when Stop was pressed (the worker ends the runs up to it without running them), and 1 once
+// Python's handler has taken the running cell's Stop (the worker clears it before each run).
 const SIGNAL = 0;
 const STOPPED_UP_TO = 1;
+const STOP_TAKEN = 2;
 const SIGINT = 2;
 
 class Notebook {
@@ -95,7 +104,7 @@ class Notebook {
 
   async start() {
     const { flavour, pyodideURL, hostAccess, onProgress, onSnapshot } = this.#options;
-    this.#interrupt = canInterrupt() ? new Int32Array(new SharedArrayBuffer(8)) : null;
+    this.#interrupt = canInterrupt() ? new Int32Array(new SharedArrayBuffer(12)) : null;
     const ready = new Promise((resolve, reject) => this.#calls.set(0, { resolve, reject, kind: 'start' }));
     // In a browser a cell can post messages of its own (self.postMessage is in Python's reach): a snapshot is
     // kept only from the start's own 'ready' (answered before any cell runs), so that a cell cannot plant one
@@ -257,11 +266,22 @@ class Notebook {
       // break it).
       if (this.#calls.get(current).kind !== 'run') return 'interrupted';
       const ended = () => !this.#calls.has(current);
-      Atomics.store(interrupt, SIGNAL, SIGINT); // Python raises KeyboardInterrupt at its next check
-      let answered = await waitUntil(ended, STOP_GRACE_MS);
-      // The flag back at 0: Python took the interrupt and is unwinding the cell, which a busy machine can make
-      // slower than the grace. Still at SIGINT: Python is in C code that never checks.
-      if (!answered && Atomics.load(interrupt, SIGNAL) === 0) answered = await waitUntil(ended, STOP_ANSWER_MS);
+      let raisedAt = 0, raises = 0;
+      const raise = () => { Atomics.store(interrupt, SIGNAL, SIGINT); raisedAt = performance.now(); raises++; };
+      raise(); // Python raises KeyboardInterrupt at its next check
+      // 'ended'; 'taken' (Python's handler marked it); 'never' (the flag still up after the grace: Python is in
+      // C code that never checks); 'unmarked' (cleared each time, never marked: the cell's own handler)
+      let seen = null;
+      await waitUntil(() => {
+        const waited = performance.now() - raisedAt;
+        if (ended()) seen = 'ended';
+        else if (Atomics.load(interrupt, STOP_TAKEN) === 1) seen = 'taken';
+        else if (Atomics.load(interrupt, SIGNAL) !== 0) seen = waited >= STOP_GRACE_MS ? 'never' : null;
+        else if (waited >= STOP_LOST_MS) raises < STOP_RAISES ? raise() : (seen = 'unmarked');
+        return seen !== null;
+      }, Infinity);
+      // Taken: Python is unwinding the cell, which a busy machine can make slower than the grace.
+      const answered = seen === 'ended' || (seen !== 'never' && await waitUntil(ended, STOP_ANSWER_MS));
       // Python was replaced meanwhile when a Restart came first or the worker ended: the namespace is gone then too.
       if (answered) return this.#worker === worker ? 'interrupted' : 'restarted';
     }

@@ -521,12 +521,12 @@ lambda data: ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value or 0`, { 
     get broken() { return broken; },
     setProfile(name) { api.setRngProfile(name); },
     /** Runs one cell: { output, error } with error null or { type, message, line, traceback }; `stream(text)`,
-     * if given, is called with what the cell prints as it prints it (the interrupt flag is the worker's to clear
-     * before each run: worker.js). */
-    run(code, stream) {
+     * if given, is called with what the cell prints as it prints it, and `onStop()` when Python takes a Stop
+     * (the interrupt flag is the worker's to clear before each run: worker.js). */
+    run(code, stream, onStop) {
       let ran, result;
       try {
-        ran = stream ? notebook.run(code, stream) : notebook.run(code);
+        ran = notebook.run.callKwargs(code, { ...(stream && { stream }), ...(onStop && { on_stop: onStop }) });
         result = cells.as_utf8(ran); // (bytes, dict of bytes)
       } catch (error) {
         if (error?.constructor?.name !== 'PythonError') broken = true; // not Python's own error: the engine's

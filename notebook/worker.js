@@ -15,9 +15,12 @@ const port = await (async () => {
 })();
 
 let session = null;
-let interrupt = null; // index.js's interrupt buffer: Pyodide's signal flag, then the last call id a Stop ends
+let interrupt = null; // index.js's interrupt buffer: Pyodide's signal flag, the last call id a Stop ends, and
+// whether Python has taken the running cell's Stop
 const SIGNAL = 0;
 const STOPPED_UP_TO = 1;
+const STOP_TAKEN = 2;
+const stopTaken = () => Atomics.store(interrupt, STOP_TAKEN, 1);
 const pending = [];
 
 async function handle(message) {
@@ -44,6 +47,7 @@ async function handle(message) {
         // A flag left by a Stop whose cell ended before Python saw it must not stop this one. Cleared before the
         // queued-runs mark is read, so that a Stop landing in between still interrupts this cell.
         Atomics.store(interrupt, SIGNAL, 0);
+        Atomics.store(interrupt, STOP_TAKEN, 0);
         if (message.id <= Atomics.load(interrupt, STOPPED_UP_TO)) { // queued when Stop was pressed: it does not run
           port.post({ type: 'result', id: message.id, stoppedBeforeItRan: true });
           break;
@@ -68,7 +72,7 @@ async function handle(message) {
       } : undefined;
       let result;
       try {
-        result = session.run(message.code, stream);
+        result = session.run(message.code, stream, interrupt ? stopTaken : undefined);
         flush();
       } catch (error) { // not the learner's error (those are in result.error): the runner itself failed
         result = { output: '', error: runnerError(error, session.broken) };

@@ -9,6 +9,7 @@ import builtins
 import io
 import linecache
 import os
+import signal
 import sys
 import traceback
 
@@ -18,9 +19,10 @@ class Notebook:
         self.namespace = {"__name__": "__main__", "__builtins__": __builtins__}
         self.count = 0
 
-    def run(self, source, stream=None):
+    def run(self, source, stream=None, on_stop=None):
         """Runs one cell: returns (output, error), error None or a dict: type, message, line, traceback.
-        `stream`, if given, is also called with each piece of text as the cell prints it."""
+        `stream`, if given, is also called with each piece of text as the cell prints it; `on_stop`, if given,
+        is called when Python takes a Stop (SIGINT), just before the KeyboardInterrupt is raised."""
         self.count += 1
         filename = f"<cell {self.count}>"
         # The traceback module reads a cell's lines from here, also for functions it defined.
@@ -32,6 +34,8 @@ class Notebook:
         sys.stdout = sys.stderr = out
         sys.stdin = _NO_INPUT
         error = None
+        handler = _taken_by(on_stop) if on_stop is not None else None
+        previous_handler = signal.signal(signal.SIGINT, handler) if handler is not None else None
         try:
             tree = ast.parse(source, filename, "exec")
             last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
@@ -51,7 +55,20 @@ class Notebook:
             error = describe(e, filename)
         finally:
             sys.stdout, sys.stderr, sys.stdin = stdout, stderr, stdin
+            if handler is not None and signal.getsignal(signal.SIGINT) is handler:  # a cell's own one stays
+                signal.signal(signal.SIGINT, previous_handler)
         return out.getvalue(), error
+
+
+def _taken_by(on_stop):
+    """A SIGINT handler that says it has taken the signal (the host can then tell a Stop that Python is
+    acting on from one it never saw), then raises the KeyboardInterrupt as Python's own handler does."""
+
+    def taken(signum, frame):
+        on_stop()
+        raise KeyboardInterrupt
+
+    return taken
 
 
 class _Output(io.StringIO):
