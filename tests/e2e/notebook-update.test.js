@@ -68,7 +68,10 @@ test('a new deployment: the old cache goes, the notebook offers a reload, and th
 
   const loads = [];
   page.on('load', () => loads.push(page.url()));
+  // waited for before Python: the page before the reload is Python-ready too, until the reload begins
+  const reloaded = page.waitForEvent('load', { timeout: 30_000 });
   await offer.getByRole('button', { name: 'Reload' }).click();
+  await reloaded;
   await pythonReady(page);
   assert.equal(loads.length, 1, 'one reload');
   const code = await page.$eval('.nb-cell .nb-editor', (editor) => editor.shadowRoot.textContent);

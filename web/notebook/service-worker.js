@@ -102,9 +102,16 @@ async function respond(request, keepOn) {
   if (kept) return kept;
   const response = await fetch(request);
   if (!response.ok || !SITE_FILES.length || request.method !== 'GET') return response;
+  if (request.destination !== 'script') {
+    // Passed on as it downloads and kept meanwhile: the notebook reads the snapshot's header, asks for Pyodide's
+    // files and counts the bytes while the rest arrives. Held until whole, on a slow network the 6 MB snapshot
+    // kept Pyodide's files waiting some 5 s, with nothing counted, and first visits stalled more often.
+    keepOn(cache.put(key, response.clone()).catch(() => {}));
+    return response;
+  }
   await cache.put(key, response.clone()); // the whole download
-  // Served as kept rather than as downloaded (it is whole either way): Chromium keeps the code it compiles from a
-  // script of the cache beside it there, so that the first return visit already finds pyodide.asm.mjs compiled.
+  // A script is served as kept rather than as downloaded: Chromium keeps the code it compiles from a script of the
+  // cache beside it there, so that the first return visit already finds pyodide.asm.mjs compiled.
   const stored = await cache.match(key);
   if (!stored) return response;
   response.body?.cancel().catch(() => {});
