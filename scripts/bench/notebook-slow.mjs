@@ -29,7 +29,7 @@ if (!existsSync(`${site}/notebook.html`)) throw new Error(`no notebook.html in $
 function throttle(port) {
   let free = Date.now(); // when the shared link is next free
   return http.createServer((request, reply) => {
-    const upstream = http.request({ port, path: request.url, method: request.method, headers: request.headers }, (response) => {
+    const upstream = http.request({ port, path: request.url, method: request.method, headers: request.headers, agent: false }, (response) => {
       setTimeout(() => {
         reply.writeHead(response.statusCode, response.headers);
         response.on('data', (chunk) => {
