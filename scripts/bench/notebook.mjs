@@ -3,10 +3,11 @@
 //                 Pyodide and the core compiled anew; the files come from the local disk);
 //   page          the same in Chromium: the built notebook page (dist/site/notebook.html, cold cache, on the
 //                 local static host without COOP/COEP headers, as GitHub Pages serves it: the site's service
-//                 worker isolates the page, reloading it once on a cold visit) with one cell that is run at once, until its output
-//                 is painted, as the page notes it (Playwright's own wait polls, up to 0.5 s apart: polledMedians) (Python restored from the snapshot the build made, notebook-python-snapshot.gz); median of
-//                 rounds; then in the same browser `warm`, a return visit once the site's service worker has kept
-//                 the site (its files and that snapshot from its cache), and `again`, the visit after it (Chromium
+//                 worker isolates the page, reloading it once on a cold visit) with one cell that is run at once,
+//                 until its output is painted, as the page notes it (Playwright's own wait polls up to 0.5 s
+//                 apart: polledMedians) (Python restored from the snapshot the build made,
+//                 notebook-python-snapshot.gz); median of rounds; then in the same browser `warm`, a return
+//                 visit once the site's service worker has kept the site (its files and that snapshot from its cache), and `again`, the visit after it (Chromium
 //                 could keep Pyodide's compiled WebAssembly beside the cached response, but does so only once 1 MB of
 //                 it is optimised in one visit, some three runs of the chapter's cells: a trace of these visits shows
 //                 no wasm code cache written or read, and each one compiles some 1,250 of Pyodide's functions
@@ -61,7 +62,7 @@ export async function pageFirstOutputMs(rounds = 3, site = fileURLToPath(new URL
     const server = await startStaticHost({ folder, prefix: '/' }); // no COOP/COEP: a plain static host
     const base = `http://localhost:${server.address().port}/`;
     return { folder, server, base, url: `${base}notebook.html${await notebookHash([FIRST_CELL])}`,
-      times: [], warm: [], again: [], afterWarmUp: [], polled: { times: [], warm: [], again: [], afterWarmUp: [] }, phases: null, warmPhases: null, againPhases: null, afterWarmUpPhases: null };
+      times: [], warm: [], again: [], afterWarmUp: [], polled: { cold: [], warm: [], again: [], afterWarmUp: [] }, phases: null, warmPhases: null, againPhases: null, afterWarmUpPhases: null };
   }));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
@@ -90,7 +91,7 @@ export async function pageFirstOutputMs(rounds = 3, site = fileURLToPath(new URL
     const page = await newPage(context);
     const cold = await firstOutput(page, build.url);
     build.times.push(cold.ms);
-    build.polled.times.push(cold.polledMs);
+    build.polled.cold.push(cold.polledMs);
     build.phases = cold.phases;
     // Return visits in the same browser: the site's service worker serves the files it kept. Each visit
     // stays a few seconds (as a learner would), which gives the browser the time to keep compiled code.
@@ -134,7 +135,7 @@ export async function pageFirstOutputMs(rounds = 3, site = fileURLToPath(new URL
   }
   const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), each: xs });
   const summary = (b) => ({ ...spread(b.times), warm: spread(b.warm), again: spread(b.again), afterWarmUp: spread(b.afterWarmUp),
-    polledMedians: Object.fromEntries(Object.entries(b.polled).map(([kind, xs]) => [kind === 'times' ? 'cold' : kind, median(xs)])),
+    polledMedians: Object.fromEntries(Object.entries(b.polled).map(([kind, xs]) => [kind, median(xs)])),
     coldPhases: b.phases, warmPhases: b.warmPhases, againPhases: b.againPhases, afterWarmUpPhases: b.afterWarmUpPhases });
   return { ...summary(builds[0]), ...(against ? { against: { folder: against, ...summary(builds[1]) } } : {}) };
 }
