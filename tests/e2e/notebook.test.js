@@ -1,6 +1,6 @@
 // The notebook page (web/notebook.html) in Chromium: the chapter's notebook run through the page, typing and
 // Shift+Enter, typing over a selection, errors with their line marked, Stop on a runaway loop while the page
-// stays responsive, the RNG profile, the notebook in its link, "Open in notebook" from a step, axe-core and a
+// stays responsive, a start of Python that fails and is tried again, the RNG profile, the notebook in its link, "Open in notebook" from a step, axe-core and a
 // phone-sized screen.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -204,6 +204,37 @@ test('on a host without cross-origin isolation, Stop restarts Python and says so
   await page.locator('.nb-cell').nth(1).locator('.nb-count', { hasText: /\[\d+\]/ }).waitFor({ timeout: PYTHON_TIMEOUT });
   assert.match(await page.locator('.nb-cell').nth(1).locator('.nb-error').textContent(), /NameError: name 'n' is not defined/);
   assertNoProblems(page);
+  await closePage(page);
+});
+
+test('a start of Python that fails says why where its progress was, and Try again starts it', async () => {
+  // Pyodide's loader cannot be fetched once (a download cut off on a poor network): the line that showed the
+  // progress says so, instead of standing at its last words; the cell already run waits for the next start.
+  const page = await newPage(env.browser, { contextOptions: { serviceWorkers: 'block' } });
+  let refused = 0;
+  await page.route('**/pyodide/pyodide.mjs', async (route) => {
+    if (refused++ === 0) await route.abort('connectionreset');
+    else await route.continue();
+  });
+  await page.goto(`${env.base}notebook.html${await hashFor(page, ['print(6 * 7)'])}`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'failed', null, { timeout: PYTHON_TIMEOUT });
+  const line = page.locator('#progress-text');
+  assert.match(await line.textContent(), /^Python could not start \(.*pyodide\.mjs\)\. Your cells are kept/);
+  assert.equal(await line.getAttribute('role'), 'alert');
+  assert.equal(await page.locator('#progress').isHidden(), true, 'no bar stands still beside it');
+  // the seconds counter no longer runs on it
+  const said = await line.textContent();
+  await page.waitForTimeout(1500);
+  assert.equal(await line.textContent(), said);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'python', null, { timeout: PYTHON_TIMEOUT });
+  assert.equal(await page.locator('#loading').isHidden(), true);
+  assert.equal(await page.getByRole('button', { name: 'Try again' }).count(), 0);
+  await page.locator('.nb-cell-tools button').first().click();
+  await page.locator('.nb-count', { hasText: /\[\d+\]/ }).waitFor({ timeout: PYTHON_TIMEOUT });
+  assert.equal(await page.locator('.nb-stdout').first().textContent(), '42');
+  // the refused download is the one failure the page met
+  assert.ok(page.problems.length > 0 && page.problems.every((p) => /pyodide\.mjs|ERR_CONNECTION_RESET|Failed to fetch/.test(p)), page.problems.join('\n'));
   await closePage(page);
 });
 

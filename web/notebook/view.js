@@ -31,6 +31,7 @@ const els = {
 
 let notebook = null; // the loaded Notebook, once Python is ready
 let ready = null; // resolves to it
+let snapshotRead = null; // the look in the cache for the snapshot kept (resolves to its bytes or null)
 let running = 0; // cells queued or running
 let counter = 0; // Jupyter's execution count
 const cells = []; // { root, kind, view | text, output, countEl, printed, run }
@@ -714,26 +715,7 @@ async function start() {
   const profile = params.has('cells') ? (params.get('profile') === 'mkl' ? 'mkl' : 'default') : stored?.profile ?? 'default';
   if (!(await withSiteServiceWorker())) return;
   showMode();
-  // Every report of the loader shows at once; between reports, each second adds how long it has waited.
-  let said = { message: 'Loading Python…', at: performance.now() };
-  const ticker = setInterval(() => {
-    const waited = Math.floor((performance.now() - said.at) / 1000);
-    if (waited >= 1) els.progressText.textContent = `${said.message} (${waited} s)`;
-  }, 1000);
-  const snapshots = snapshotStore();
-  ready = loadNotebook({
-    profile,
-    snapshot: snapshots.snapshot,
-    snapshotURL: await buildSnapshotURL(),
-    onSnapshot: snapshots.keep,
-    onProgress: (message, fraction) => {
-      said = { message, at: performance.now() };
-      els.progress.value = fraction;
-      els.progressText.textContent = message;
-      progressLog.push({ message, fraction, at: Math.round(performance.now()) });
-    },
-  });
-  ready.finally(() => clearInterval(ticker)).catch(() => {});
+  loadPython(profile);
   let linked;
   try {
     linked = await readNotebookHash(location.hash);
@@ -745,7 +727,7 @@ async function start() {
   const initial = await initialNotebook(linked);
   // Python's worker waits for the page to say which snapshot it restores (a look in the cache): the editor's
   // scripts, evaluated first, held that answer back by a quarter of a second on a busy machine.
-  await snapshots.snapshot;
+  await snapshotRead;
   editor = await import('./editor.js');
   if (initial.id) await show(initial.id, { restart: false });
   else {
@@ -755,7 +737,67 @@ async function start() {
   if (els.profile.value !== profile) ready = ready.then(async (nb) => (await nb.setProfile(els.profile.value), nb));
   els.cells.removeAttribute('aria-busy');
   document.documentElement.dataset.ready = 'editor';
-  notebook = await ready;
+  await pythonReady();
+}
+
+/**
+ * Starts loading Python (`ready`), its progress shown as it comes: every report of the loader at once, and
+ * between reports each second adds how long it has waited.
+ */
+function loadPython(profile) {
+  let said = { message: 'Loading Python…', at: performance.now() };
+  els.progressText.textContent = said.message;
+  const ticker = setInterval(() => {
+    const waited = Math.floor((performance.now() - said.at) / 1000);
+    if (waited >= 1) els.progressText.textContent = `${said.message} (${waited} s)`;
+  }, 1000);
+  const snapshots = snapshotStore();
+  snapshotRead = snapshots.snapshot;
+  ready = buildSnapshotURL().then((snapshotURL) => loadNotebook({
+    profile,
+    snapshot: snapshots.snapshot,
+    snapshotURL,
+    onSnapshot: snapshots.keep,
+    onProgress: (message, fraction) => {
+      // the same words again (a download that trickles, 0.1 MB at a time) do not restart the count of seconds
+      if (message !== said.message) said = { message, at: performance.now() };
+      els.progress.value = fraction;
+      els.progressText.textContent = message;
+      progressLog.push({ message, fraction, at: Math.round(performance.now()) });
+    },
+  }));
+  ready.finally(() => clearInterval(ticker)).catch(() => {});
+}
+
+/**
+ * Once Python is loaded: the toolbar on and the mode said. A start that failed (a download cut off, a browser
+ * out of memory) is said where the progress was, with Try again, rather than leaving the line where it stopped.
+ */
+async function pythonReady() {
+  try {
+    notebook = await ready;
+  } catch (error) {
+    els.progress.hidden = true;
+    const retry = document.createElement('button');
+    retry.type = 'button';
+    retry.className = 'button quiet small';
+    retry.textContent = 'Try again';
+    retry.addEventListener('click', () => {
+      retry.remove();
+      els.progress.hidden = false;
+      els.progress.value = 0;
+      els.loading.classList.remove('is-failed');
+      loadPython(els.profile.value);
+      pythonReady();
+    }, { once: true });
+    els.progressText.textContent = `Python could not start (${String(error?.message ?? error).replace(/^loadNotebook: /, '')}). Your cells are kept, and Try again starts it anew.`;
+    els.progressText.setAttribute('role', 'alert');
+    els.progressText.after(retry);
+    els.loading.classList.add('is-failed');
+    document.documentElement.dataset.ready = 'failed';
+    return;
+  }
+  els.progressText.removeAttribute('role');
   els.loading.hidden = true;
   for (const b of [els.runAll, els.restart]) b.disabled = false;
   status(`Python ready (${notebook.backend}${{ given: ', restored from the snapshot this browser keeps', build: ", restored from the site's snapshot" }[notebook.restoredFrom] ?? ''}). ${notebook.interruptible ? '' : 'Stop restarts Python on this host.'}`);
