@@ -94,6 +94,8 @@ async function importPyodide(pyodideURL) {
 }
 
 const MB = 1024 * 1024;
+// The addresses of downloads given up (the build's snapshot on a slow network): their bytes are no longer counted.
+const givenUp = new Set();
 
 /**
  * While Python loads in a browser, each file it downloads is reported as it arrives ("Downloading
@@ -115,6 +117,10 @@ function reportDownloads(progress) {
     const reader = response.clone().body.getReader();
     (async () => {
       for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        if (givenUp.has(url)) { // the copy would keep the download going
+          reader.cancel().catch(() => {});
+          return;
+        }
         received += part.value.byteLength;
         const now = Date.now();
         if (active && now - last > 100) {
@@ -144,6 +150,9 @@ const CORE_IN_SNAPSHOT = 'attention-core';
 // Starting CPython takes about 3 s on a 2-core machine, and a second compile of Pyodide's WebAssembly (from the
 // cache) about 1 s: a snapshot whose rest would take longer to download than both is left for a start of Python.
 const SLOWER_THAN_A_START_MS = 4000;
+// How long a first visit measures the build's snapshot's download before Pyodide's files are asked for, when the
+// rate it sees does not already say that the snapshot will be in soon enough (on a fast network it is all in first).
+const EARLY_WINDOW_MS = 1000;
 
 /** Why a snapshot offered is not restored (its message says why), as opposed to a restore that failed. */
 class SnapshotRefused extends Error {}
@@ -202,14 +211,15 @@ function unpackSnapshot(bytes) {
 /** A snapshot already in memory as an offer (see openBuildSnapshot), or null when the bytes are not one. */
 function offerOf(bytes) {
   const unpacked = unpackSnapshot(bytes);
-  return unpacked && { ...unpacked, filled: Promise.resolve(), cancel: () => {}, msLeft: async () => 0 };
+  return unpacked && { ...unpacked, filled: Promise.resolve(), cancel: () => {}, msLeft: async () => 0, soonEnough: async () => true };
 }
 
 /**
  * The snapshot a build of the site made (gzip-compressed, or already decoded by the host), as it arrives:
- * { header, memory, filled, cancel, msLeft } once its header is read, where `memory` is Python's memory, still
- * being written until `filled` resolves (it rejects when the rest does not come whole), so that Pyodide's
- * WebAssembly compiles meanwhile, and msLeft(window) how long the rest should take at the network's rate. Null
+ * { header, memory, filled, cancel, msLeft, soonEnough } once its header is read, where `memory` is Python's memory,
+ * still being written until `filled` resolves (it rejects when the rest does not come whole), so that Pyodide's
+ * WebAssembly compiles meanwhile, msLeft(window) how long the rest should take at the network's rate, and
+ * soonEnough(limit, window) whether the rest should be in within `limit` ms (see below). Null
  * when the build has none (the dev server); bytes that are no snapshot throw a SnapshotRefused. Fetched beside
  * Pyodide's files, so its download shows with theirs.
  */
@@ -237,6 +247,24 @@ export async function openBuildSnapshot(url) {
     if (!size || received >= size) return 0;
     const rate = (received - from) / (performance.now() - since);
     return rate > 0 ? (size - received) / rate : Infinity;
+  };
+  // Whether the rest should come within `limit` ms at the rate measured since it is asked: true as soon as it
+  // is all in or the rate seen for at least 100 ms says so, false if it still does not after `window` ms (then
+  // `soonEnough.left` is the time it said). Asked before Pyodide's own files are: while it is measured, the
+  // snapshot has the network nearly to itself.
+  const soonEnough = async (limit, window) => {
+    const [from, since] = [received, performance.now()];
+    for (;;) {
+      if (!size || received >= size) return true;
+      const waited = performance.now() - since;
+      const rate = (received - from) / waited;
+      if (waited >= 100 && rate > 0 && (size - received) / rate <= limit) return true;
+      if (waited >= window) {
+        soonEnough.left = rate > 0 ? (size - received) / rate : Infinity;
+        return false;
+      }
+      await Promise.race([allReceived, new Promise((resolve) => setTimeout(resolve, 50))]);
+    }
   };
   // Its first bytes tell whether it is still gzipped (a host that sent it with Content-Encoding: gzip decoded it).
   let first = new Uint8Array(0);
@@ -270,7 +298,10 @@ export async function openBuildSnapshot(url) {
     }
     return true;
   };
-  const cancel = () => { reader.cancel().catch(() => {}); };
+  const cancel = () => {
+    givenUp.add(url.href);
+    reader.cancel().catch(() => {});
+  };
   const length = (await readAtLeast(4)) ? new DataView(pending.buffer, pending.byteOffset).getUint32(0, true) : Infinity;
   const read = length <= MAX_HEADER && (await readAtLeast(Math.ceil((4 + length) / 16) * 16)) ? readHeader(pending) : null;
   if (!read) {
@@ -285,7 +316,7 @@ export async function openBuildSnapshot(url) {
     const memory = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
     if (memory.length === 0) notASnapshot();
     parts.reduce((at, part) => (memory.set(part, at), at + part.length), 0);
-    return { header, memory, filled: Promise.resolve(), cancel, msLeft: async () => 0 };
+    return { header, memory, filled: Promise.resolve(), cancel, msLeft: async () => 0, soonEnough: async () => true };
   }
   const memory = new Uint8Array(header.memory);
   memory.set(pending.subarray(0, memory.length));
@@ -299,7 +330,7 @@ export async function openBuildSnapshot(url) {
     if (at !== memory.length || pending.length > memory.length) throw new Error('it ended before its memory was whole');
   })();
   filled.catch(() => {}); // the start reports it
-  return { header, memory, filled, cancel, msLeft };
+  return { header, memory, filled, cancel, msLeft, soonEnough };
 }
 
 const notASnapshot = () => { throw new SnapshotRefused("the build's snapshot is not a notebook snapshot"); };
@@ -388,8 +419,16 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
         return null;
       });
     }
-    const [{ loadPyodide, version: pyodideVersion }, offered] = await Promise.all([pyodideLoading, offerLoading]);
+    let [{ loadPyodide, version: pyodideVersion }, offered] = await Promise.all([pyodideLoading, offerLoading]);
     if (snapshot && !offered) snapshotRefused = 'the bytes given are not a notebook snapshot';
+    // The build's snapshot on a network too slow to bring it sooner than Python starts is given up before
+    // Pyodide's files are asked for: downloading beside them, it took its share of the network for nothing (on
+    // 3 Mbit/s, Python was Ready some 10 s later). Its download stops with it.
+    if (offered && fromBuild && !(await offered.soonEnough(SLOWER_THAN_A_START_MS, EARLY_WINDOW_MS))) {
+      offered.cancel();
+      snapshotRefused = `the rest of it would take ${(offered.soonEnough.left / 1000).toFixed(1)} s to download, longer than starting Python`;
+      offered = null;
+    }
     const options = {
       ...(pyodideURL ? { indexURL: pyodideURL } : {}),
       ...(sandboxed ? { jsglobals: sandboxGlobals() } : {}),

@@ -1,9 +1,12 @@
 // The notebook's snapshots of Python on a plain static host: the first visit restores Python from the snapshot the
 // site's build made (its own loading phase), prints what a started Python prints, and Stop keeps the namespace; a
 // build's snapshot made from other files is refused: Python starts as usual, and a snapshot this browser takes
-// is kept in the cache of the site's build and restored on the next visit.
+// is kept in the cache of the site's build and restored on the next visit; on a network too slow for it, the build's
+// snapshot is given up within a second and its download stops.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
 
 import { SUB_PATH, assertNoProblems, closePage, launchChromium, newPage, site } from './harness.mjs';
 import { startStaticHost } from '../../scripts/static-host.mjs';
@@ -112,6 +115,50 @@ test('the first visit restores the build\'s snapshot; one of other files is refu
   await runButton(page, 1).click();
   await page.locator('.nb-cell[data-cell="1"] .nb-stdout').waitFor();
   assert.equal(await page.locator('.nb-cell[data-cell="1"] .nb-stdout').textContent().then((t) => t.trimEnd()), FIRST_CELL_PRINTS);
+  assertNoProblems(page);
+  await closePage(page);
+});
+
+test("on a network too slow to bring the build's snapshot before Python starts, it is given up at once and its download stops", { timeout: 300_000 }, async (t) => {
+  // The same site, but its snapshot trickles (64 KB every 250 ms: some 25 s for its 6 MB, where Python starts in
+  // a few): the first visit measures it for a second, starts Python instead, and the download stops (the page,
+  // the count of bytes shown and the service worker's copy all let it go).
+  const snapshot = readFileSync(`${site}${SNAPSHOT}.gz`);
+  const asked = []; // each request for it: { bytes, closedEarly }
+  const front = createServer((request, reply) => {
+    if (request.url.endsWith(`/${SNAPSHOT}.gz`)) {
+      const sent = { bytes: 0, closedEarly: false, ended: false };
+      asked.push(sent);
+      reply.writeHead(200, { 'Content-Type': 'application/gzip', 'Content-Length': snapshot.length });
+      const timer = setInterval(() => {
+        if (sent.bytes >= snapshot.length) return clearInterval(timer);
+        reply.write(snapshot.subarray(sent.bytes, (sent.bytes += 64 * 1024)));
+        if (sent.bytes >= snapshot.length) { reply.end(); sent.ended = true; }
+      }, 250);
+      reply.on('close', () => { clearInterval(timer); if (!sent.ended) sent.closedEarly = true; });
+      return;
+    }
+    const upstream = httpRequest({ port: server.address().port, path: request.url, method: request.method, headers: request.headers }, (response) => {
+      reply.writeHead(response.statusCode, response.headers);
+      response.pipe(reply);
+    });
+    upstream.on('error', () => reply.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise((done) => front.listen(0, '127.0.0.1', done));
+  t.after(() => { front.closeAllConnections(); return new Promise((done) => front.close(done)); });
+  const page = await newPage(browser);
+  await page.goto(`http://localhost:${front.address().port}${SUB_PATH}notebook.html`);
+  await pythonReady(page);
+  assert.doesNotMatch(await page.textContent('#status'), /restored/);
+  assert.ok(!(await phases(page)).includes('Restoring Python from its snapshot…'), 'Python was started, not restored');
+  // (once Python is ready the notebook asks to keep the site for offline use: that download of it comes after)
+  const [first] = asked;
+  assert.equal(first.closedEarly, true, 'the snapshot was given up before it was whole');
+  assert.ok(first.bytes < snapshot.length / 3, `${first.bytes} bytes of the snapshot were sent`);
+  const then = first.bytes;
+  await page.waitForTimeout(1000);
+  assert.equal(first.bytes, then, 'nothing more was sent once given up');
   assertNoProblems(page);
   await closePage(page);
 });

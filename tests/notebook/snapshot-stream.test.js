@@ -1,6 +1,7 @@
 // The build's snapshot read as it arrives over HTTP (notebook/session.js openBuildSnapshot): the memory sized from
 // the header and filled as the rest comes, gzipped or already decoded; a download cut short, bytes that are no
-// snapshot and a missing file each said apart; and on a slow network, how long the rest would take.
+// snapshot and a missing file each said apart; and on a slow network, how long the rest would take and whether it
+// comes sooner than Python starts.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -57,6 +58,7 @@ for (const path of ['/whole.gz', '/decoded']) {
     await offer.filled;
     assert.deepEqual(offer.memory, memory);
     assert.equal(await offer.msLeft(1000), 0, 'all in: nothing left to wait for');
+    assert.equal(await offer.soonEnough(4000, 1000), true, 'all in: soon enough');
   });
 }
 
@@ -76,4 +78,25 @@ test('on a slow network, the time the rest would take, measured over a window', 
   const left = await offer.msLeft(300); // about 20 KB/s for the 1 MB left: some 50 s
   offer.cancel();
   assert.ok(left > 4000 && left < 1000_000, `left ${left} ms`);
+});
+
+test('on a slow network, whether the rest comes sooner than a start of Python: no, said within the window', async () => {
+  const offer = await openBuildSnapshot(new URL(`${base}/slow`));
+  const asked = performance.now();
+  const soon = await offer.soonEnough(4000, 300);
+  const waited = performance.now() - asked;
+  offer.cancel();
+  assert.equal(soon, false);
+  assert.ok(waited >= 300 && waited < 1000, `answered after ${waited} ms`);
+  assert.ok(offer.soonEnough.left > 4000, `left ${offer.soonEnough.left} ms`);
+});
+
+test('on a network that brings the rest in time, soon enough as soon as the rate says so', async () => {
+  const offer = await openBuildSnapshot(new URL(`${base}/slow`));
+  const asked = performance.now();
+  const soon = await offer.soonEnough(1000_000, 5000); // some 50 s left, within the 1000 s allowed
+  const waited = performance.now() - asked;
+  offer.cancel();
+  assert.equal(soon, true);
+  assert.ok(waited >= 100 && waited < 1000, `answered after ${waited} ms`);
 });

@@ -68,6 +68,30 @@ self.addEventListener('message', (event) => {
     .then(() => port?.postMessage({ kept: true, build: BUILD }), (error) => port?.postMessage({ failed: String(error) })));
 });
 
+// The build's snapshot of Python, which a first visit on a slow network gives up as it arrives (notebook/session.js):
+// its download, copy and all, then stops, leaving the network to Pyodide's files (the site's copy comes later, when
+// the notebook asks to keep the site).
+const SNAPSHOT = new URL('notebook-python-snapshot.gz', scope).href;
+
+/** `response` as the page receives it, its download stopped once the page cancels it. */
+function untilGivenUp(response, download) {
+  const reader = response.body.getReader();
+  const body = new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: () => download.abort(),
+  });
+  const headers = new Headers(response.headers);
+  if (headers.has('Content-Encoding')) { // the body is already decoded: its length is not the one sent
+    headers.delete('Content-Encoding');
+    headers.delete('Content-Length');
+  }
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
 /** A response with `extra` headers; the body is already decoded, so its encoding and length headers go. */
 function withHeaders(response, extra) {
   if (response.type === 'opaque' || response.status === 0) return response;
@@ -100,14 +124,15 @@ async function respond(request, keepOn) {
   }
   const kept = SITE_FILES.length ? await cache.match(key) : null;
   if (kept) return kept;
-  const response = await fetch(request);
+  const download = new AbortController();
+  const response = await fetch(request, { signal: download.signal });
   if (!response.ok || !SITE_FILES.length || request.method !== 'GET') return response;
   if (request.destination !== 'script') {
     // Passed on as it downloads and kept meanwhile: the notebook reads the snapshot's header, asks for Pyodide's
     // files and counts the bytes while the rest arrives. Held until whole, on a slow network the 6 MB snapshot
-    // kept Pyodide's files waiting some 5 s, with nothing counted, and first visits stalled more often.
+    // kept Pyodide's files waiting some 5 s, with nothing counted.
     keepOn(cache.put(key, response.clone()).catch(() => {}));
-    return response;
+    return key === SNAPSHOT ? untilGivenUp(response, download) : response;
   }
   await cache.put(key, response.clone()); // the whole download
   // A script is served as kept rather than as downloaded: Chromium keeps the code it compiles from a script of the

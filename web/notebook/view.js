@@ -747,10 +747,12 @@ async function start() {
 function loadPython(profile) {
   let said = { message: 'Loading Python…', at: performance.now() };
   els.progressText.textContent = said.message;
+  // (looked at five times a second, so that the count shows a second after the words, not up to two)
   const ticker = setInterval(() => {
     const waited = Math.floor((performance.now() - said.at) / 1000);
-    if (waited >= 1) els.progressText.textContent = `${said.message} (${waited} s)`;
-  }, 1000);
+    const text = `${said.message} (${waited} s)`;
+    if (waited >= 1 && els.progressText.textContent !== text) els.progressText.textContent = text;
+  }, 200);
   const snapshots = snapshotStore();
   snapshotRead = snapshots.snapshot;
   ready = buildSnapshotURL().then((snapshotURL) => loadNotebook({
