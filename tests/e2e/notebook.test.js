@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { SUB_PATH, assertNoProblems, bookSettings, closePage, newPage, openAt, root, setup, site, stepSelector, waitForStep } from './harness.mjs';
+import { SUB_PATH, assertNoProblems, bookSettings, closePage, newPage, openAt, root, seriousViolations, setup, site, stepSelector, waitForStep } from './harness.mjs';
 import { startStaticHost } from '../../scripts/static-host.mjs';
 import { normalise, readChapterNotebook, transcriptionPath } from '../notebook/transcription.mjs';
 import { notebookHash } from '../../web/notebook/share.js';
@@ -210,7 +210,7 @@ test('on a host without cross-origin isolation, Stop restarts Python and says so
 test('a start of Python that fails says why where its progress was, and Try again starts it', async () => {
   // Pyodide's loader cannot be fetched once (a download cut off on a poor network): the line that showed the
   // progress says so, instead of standing at its last words; the cell already run waits for the next start.
-  const page = await newPage(env.browser, { contextOptions: { serviceWorkers: 'block' } });
+  const page = await newPage(env.browser, { contextOptions: { serviceWorkers: 'block', bypassCSP: true } }); // (axe-core below)
   let refused = 0;
   await page.route('**/pyodide/pyodide.mjs', async (route) => {
     if (refused++ === 0) await route.abort('connectionreset');
@@ -222,6 +222,7 @@ test('a start of Python that fails says why where its progress was, and Try agai
   assert.match(await line.textContent(), /^Python could not start \(.*pyodide\.mjs\)\. Your cells are kept/);
   assert.equal(await line.getAttribute('role'), 'alert');
   assert.equal(await page.locator('#progress').isHidden(), true, 'no bar stands still beside it');
+  assert.deepEqual(await seriousViolations(page, '#loading'), []);
   // the seconds counter no longer runs on it
   const said = await line.textContent();
   await page.waitForTimeout(1500);
