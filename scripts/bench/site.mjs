@@ -18,7 +18,9 @@
 // mark alone in markedMs). The file:// loads are traced for their main thread's CPU time to the paint
 // (singleCpuMs), which other work on the machine sways less than their wall time, and for the requests its renderer
 // made to the browser process for the system's fonts (singleFontLookups: Chromium on Linux, where each such
-// request waits for the browser's font thread), and that CPU time by phase (singlePhasesMs). Prints one JSON
+// request waits for the browser's font thread), and that CPU time by phase (singlePhasesMs). The single file's first
+// numbers are those of the step its build drew into it (scripts/prerender-single-file.mjs: this benchmark's browser
+// is a visitor it is drawn for); singleLiveMs is when the page had drawn its own and turned every control on. Prints one JSON
 // object on stdout.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -127,7 +129,7 @@ function mainThreadPhases(events) {
  * One cold load of `url`: ms to the first numbers (painted, and marked), requests before them, bytes transferred
  * by then, chain; with `cpu`, the main thread's CPU time to the paint (traced: the file:// loads).
  */
-async function load(browser, url, { throttle, cpu = false }) {
+async function load(browser, url, { throttle, cpu = false, live = false }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(markPainted);
   const page = await context.newPage();
@@ -171,6 +173,10 @@ async function load(browser, url, { throttle, cpu = false }) {
       waterfall: before.map((r) => `${r.name.split('/').pop().replace(/-[\w-]{8}(\.\w+)$/, '$1')} ${Math.round(r.startTime)}-${Math.round(r.responseEnd)}`),
     };
   });
+  if (live) { // the page's own first step drawn and every control on ('page:ready'): after a drawn one, later
+    await page.waitForFunction(() => performance.getEntriesByName('page:ready').length > 0, undefined, { timeout: 60_000 });
+    seen.live = await page.evaluate(() => performance.getEntriesByName('page:ready')[0].startTime);
+  }
   if (throttle) seen.chain = longestChain(sent, seen.urls);
   if (cpu) Object.assign(seen, { cpuMs, fonts, phases });
   delete seen.urls;
@@ -251,7 +257,7 @@ async function round(browser, build) {
     loads.local.push(await load(browser, build.url, { throttle: false }));
   }
   if (existsSync(build.singleFile)) {
-    loads.single.push(await load(browser, `file://${build.singleFile}`, { throttle: false, cpu: true }));
+    loads.single.push(await load(browser, `file://${build.singleFile}`, { throttle: false, cpu: true, live: true }));
     loads.singleFloor.push(await load(browser, `file://${build.singleFloor}`, { throttle: false, cpu: true }));
   }
 }
@@ -291,6 +297,8 @@ function singleSummary({ single, singleFloor }, singleFile) {
     singleFloor: singleFloorMs && { firstNumbersMs: singleFloorMs, kilobytes: Math.round(statSync(singleFile).size / 1024) },
     singleOverFloor: singleFloorMs && singleFileFirstNumbersMs.median / singleFloorMs.median,
     singleMarkedMs: single.length ? { single: stats(single.map((l) => l.marked)), floor: stats(singleFloor.map((l) => l.marked)) } : null,
+    // when the page itself had drawn its first step and turned every control on ('page:ready'), after the drawn one
+    singleLiveMs: single.length ? stats(single.map((l) => l.live)) : null,
     // the main thread's CPU time to the same paint: under other work on the machine, steadier than the wall time
     singleCpuMs: single.length ? { single: stats(single.map((l) => l.cpuMs)), floor: stats(singleFloor.map((l) => l.cpuMs)),
       overFloor: median(single.map((l) => l.cpuMs)) / median(singleFloor.map((l) => l.cpuMs)) } : null,

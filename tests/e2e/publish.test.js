@@ -1,8 +1,9 @@
 // The published forms of the page (npm run build:site): dist/site on a plain static host under a sub-path,
 // dist/attention-lab.html opened from file:// with the network off, and the Vite dev server. Checks the
 // request budget before the first numbers, the Content-Security-Policy (present, strict, enforced, never
-// violated), KaTeX's trimmed fonts, the first frame holding the first screen (a tall window the whole step) and
-// the single file's SIMD-only message.
+// violated), KaTeX's trimmed fonts, the first frame holding the first screen (a tall window the whole step), the
+// single file's first step drawn at build time (shown first, replaced in place; never to a visitor it is not for)
+// and its SIMD-only message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -172,12 +173,15 @@ test("every formula's glyphs have their KaTeX face in the trimmed stylesheet, wi
   }
 });
 
-test('dist/attention-lab.html: one file, its script and styles allowed by hash', () => {
+test('dist/attention-lab.html: one file, its first step drawn into it, its scripts and styles allowed by hash', () => {
   const html = readFileSync(singleFile, 'utf8');
-  const markup = html.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/g, '');
-  const urls = [...markup.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-  // the only links to other files are the bench and notebook pages', which this edition hides
-  assert.deepEqual(urls.filter((u) => !u.startsWith('data:') && !u.startsWith('#')), ['./bench.html', './notebook.html']);
+  const linksIn = (text) => [...text.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/g, '').matchAll(/\b(?:src|href)="([^"]*)"/g)]
+    .map((m) => m[1]).filter((u) => !u.startsWith('data:') && !u.startsWith('#'));
+  const drawnStep = /<article [^>]*data-drawn=""[\s\S]*?<\/article>/.exec(html)?.[0] ?? '';
+  // the only links to other files are the bench and notebook pages', which this edition hides (the drawn step's
+  // "Open in notebook" too)
+  assert.deepEqual(linksIn(html.replace(drawnStep, '')), ['./bench.html', './notebook.html']);
+  assert.deepEqual([...new Set(linksIn(drawnStep))], ['./notebook.html']);
   assert.match(html, /<html lang="en" data-edition="single-file">/);
   const d = directives(policyOf(html));
   assert.deepEqual(d.get('default-src'), ["'none'"]);
@@ -206,10 +210,17 @@ test('dist/attention-lab.html: one file, its script and styles allowed by hash',
   const carried = inert.filter(([attributes]) => /data-style-of="katex-[\w-]+\.js"/.test(attributes)).map(([, , css]) => css);
   assert.equal(carried.length, 1, "KaTeX's stylesheet carried as text once");
   assert.match(carried[0], /@font-face\{[^}]*font-family:KaTeX_Main/);
-  assert.ok(styles.length === 1 && !/@font-face|KaTeX_|\.katex\{/.test(styles[0]), "KaTeX's rules or fonts in the page's own stylesheet");
+  // the page's stylesheet, and the drawn first step's colours (scripts/prerender-single-file.mjs)
+  assert.equal(styles.length, 2);
+  assert.ok(styles.every((css) => !/@font-face|KaTeX_|\.katex\{/.test(css)), "KaTeX's rules or fonts in the page's own stylesheets");
+  assert.match(styles[1], /^\[data-first-step=drawn\] #step > \.loading\{display:none\}\n\[data-first-step=live\] #step > \[data-drawn\]\{display:none\}(\n#step \.fs\d+\{[^{}]+\})+$/);
   assert.deepEqual(d.get('style-src').sort(), [...styles, ...carried].map(sha256).sort(), 'one hash per style, the carried one included');
-  // no frame is rendered before the file is parsed (its last element), so the module's first step is the first frame
-  assert.match(html, /<link rel="expect" href="#end-of-file" blocking="render" \/>\s*<\/head>/);
+  // Its first step is drawn into it, between the step's "Loading…" and the element the first frame waits for
+  // (#first-step-end); a script in the head keeps one of the two rel=expect links: that one, or the file's last
+  // element (#end-of-file) for a visitor the drawing is not for, whose first frame is then the module's first step.
+  assert.match(html, /<link rel="expect" href="#first-step-end" blocking="render" \/>\s*<link rel="expect" href="#end-of-file" blocking="render" \/>\s*<script>[\s\S]*?dataset\.firstStep[\s\S]*?<\/script>\s*<style>/);
+  assert.match(html, new RegExp(`<div id="step" class="step-host" aria-busy="true">\\s*<div class="loading" role="status">[\\s\\S]*?</div>\\s*<article class="step" data-step="${STEPS[0].id}"[^>]*data-drawn=""[\\s\\S]*?</article></div><template id="first-step-end"></template><script>[^<]*performance\\.mark\\('page:first-step'\\)[^<]*</script>`));
+  assert.doesNotMatch(html.slice(html.indexOf('<body'), html.indexOf('id="first-step-end"')), /\sstyle="/, 'a style attribute, which the policy refuses, in the drawn step');
   assert.match(html, /<script type="module">[\s\S]*?<\/script>\s*<template id="end-of-file"><\/template>\s*<\/body>/, 'the module, last');
   // the SIMD build, gzipped on the boot script's tag (compiled as the page is parsed), and no other
   const cores = [...html.matchAll(/ data-core-gzip="([^"]*)"/g)];
@@ -219,15 +230,30 @@ test('dist/attention-lab.html: one file, its script and styles allowed by hash',
   assert.doesNotMatch(html, /data:application\/wasm/, 'another build inlined as a data: URL');
 });
 
-test('dist/attention-lab.html from file:// with the network off: the first screen first, numbers, formulas, steps, no error', async () => {
+test('dist/attention-lab.html from file:// with the network off: its drawn first step first, then the page\'s own in its place, numbers, formulas, steps, no error', async () => {
   const page = await newPage(env.browser, { height: 800, contextOptions: { offline: true } });
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.addInitScript(recordFirstScreen);
   await page.goto(`file://${singleFile}`);
   await waitForStep(page, STEPS[0].id);
-  // 800 px: the first step's results reach below the window, so the first frame holds only the first screen
-  await checkFirstScreen(page, 800, true);
+  // The first frame is the step the build drew into the file, whole; the page's own takes its place without a
+  // part moving or a number changing.
+  const first = await page.evaluate(() => window.firstScreen);
+  assert.equal(first.drawn, true, 'the first frame held the drawn step');
+  assert.deepEqual(first.left, [], 'parts of the drawn step left out of the first frame');
+  const live = await page.evaluate(() => ({
+    drawn: document.querySelectorAll('[data-drawn]').length,
+    places: [...document.querySelectorAll('#step > article > *')].map(window.placeInStep),
+    results: document.querySelector('#step > article > .results').textContent,
+  }));
+  assert.equal(live.drawn, 0, 'the drawn step is gone once the page has drawn its own');
+  assert.equal(first.results, live.results, 'the numbers drawn at build time are the page\'s');
+  const results = live.places.findIndex(([name]) => name.split(' ')[0] === 'results');
+  assert.ok(results > 0);
+  for (const [name, place] of first.places.slice(0, results + 1)) {
+    assert.equal(live.places.find(([other]) => other.split(' ')[0] === name.split(' ')[0])?.[1], place, `${name} moved when the page drew its own step`);
+  }
   for (const step of STEPS.slice(1, 5)) {
     await page.click('#next');
     await waitForStep(page, step.id);
@@ -269,10 +295,15 @@ function recordFirstScreen() {
   window.placeInStep = placeInStep;
   const mark = performance.mark.bind(performance);
   performance.mark = (name, ...rest) => {
-    if (name === 'page:first-step') {
+    if (name === 'page:first-step' && !window.firstScreenAsked) { // the first (the single file marks its drawn step too)
+      window.firstScreenAsked = true;
       requestAnimationFrame(() => {
         const parts = [...document.querySelectorAll('#step > article > *')];
         window.firstScreen = {
+          // the step the single file's build drew, or the page's own
+          drawn: document.querySelector('#step > article')?.hasAttribute('data-drawn') ?? false,
+          drawnShown: [...document.querySelectorAll('[data-drawn]')].some((el) => el.getClientRects().length > 0),
+          results: document.querySelector('#step > article > .results')?.textContent,
           left: parts.filter((part) => !part.getClientRects().length).map((part) => part.className),
           resultsBottom: document.querySelector('#step > article > .results').getBoundingClientRect().bottom,
           places: parts.filter((part) => part.getClientRects().length).map(placeInStep),
@@ -310,6 +341,26 @@ async function checkFirstScreen(page, height, leftOut) {
   for (const [name, place] of first.places.slice(0, results + 1)) {
     assert.equal(now.places.find(([other]) => other.split(' ')[0] === name.split(' ')[0])?.[1], place, `${height} px: ${name} moved once the rest of the step came`);
   }
+}
+
+for (const [who, options, hash] of [
+  ['a link to another step', {}, () => formatHash(STEPS[3].id, bookSettings())],
+  ['the dark theme', { contextOptions: { colorScheme: 'dark' } }, () => ''],
+  ['a phone', { width: 390, height: 844, contextOptions: { hasTouch: true, isMobile: true } }, () => ''],
+]) {
+  test(`dist/attention-lab.html: ${who} never sees the drawn first step; the page's own is the first frame`, async () => {
+    const page = await newPage(env.browser, { ...options, contextOptions: { offline: true, ...options.contextOptions } });
+    await page.addInitScript(recordFirstScreen);
+    const id = hash() ? STEPS[3].id : STEPS[0].id;
+    await page.goto(`file://${singleFile}${hash()}`);
+    await waitForStep(page, id);
+    const first = await page.evaluate(() => window.firstScreen);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.firstStep), 'live');
+    assert.equal(first.drawn, false, 'the first frame held the drawn step');
+    assert.equal(first.drawnShown, false, 'the drawn step was shown in the first frame');
+    assertNoProblems(page);
+    await closePage(page);
+  });
 }
 
 test('dist/attention-lab.html in a browser without WebAssembly SIMD says what to do instead', async () => {
