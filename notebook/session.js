@@ -211,7 +211,7 @@ function unpackSnapshot(bytes) {
 /** A snapshot already in memory as an offer (see openBuildSnapshot), or null when the bytes are not one. */
 function offerOf(bytes) {
   const unpacked = unpackSnapshot(bytes);
-  return unpacked && { ...unpacked, filled: Promise.resolve(), cancel: () => {}, msLeft: async () => 0, soonEnough: async () => true };
+  return unpacked && { ...unpacked, filled: Promise.resolve(), cancel: () => {}, msLeft: async () => 0, soonEnough: async () => ({ soon: true }) };
 }
 
 /**
@@ -248,21 +248,18 @@ export async function openBuildSnapshot(url) {
     const rate = (received - from) / (performance.now() - since);
     return rate > 0 ? (size - received) / rate : Infinity;
   };
-  // Whether the rest should come within `limit` ms at the rate measured since it is asked: true as soon as it
-  // is all in or the rate seen for at least 100 ms says so, false if it still does not after `window` ms (then
-  // `soonEnough.left` is the time it said). Asked before Pyodide's own files are: while it is measured, the
-  // snapshot has the network nearly to itself.
+  // Whether the rest should come within `limit` ms at the rate measured since it is asked: { soon: true } as soon
+  // as it is all in or the rate seen for at least 100 ms says so, { soon: false, leftMs } if it still does not
+  // after `window` ms. Asked before Pyodide's own files are: while it is measured, the snapshot has the network
+  // nearly to itself.
   const soonEnough = async (limit, window) => {
     const [from, since] = [received, performance.now()];
     for (;;) {
-      if (!size || received >= size) return true;
+      if (!size || received >= size) return { soon: true };
       const waited = performance.now() - since;
       const rate = (received - from) / waited;
-      if (waited >= 100 && rate > 0 && (size - received) / rate <= limit) return true;
-      if (waited >= window) {
-        soonEnough.left = rate > 0 ? (size - received) / rate : Infinity;
-        return false;
-      }
+      if (waited >= 100 && rate > 0 && (size - received) / rate <= limit) return { soon: true };
+      if (waited >= window) return { soon: false, leftMs: rate > 0 ? (size - received) / rate : Infinity };
       await Promise.race([allReceived, new Promise((resolve) => setTimeout(resolve, 50))]);
     }
   };
@@ -316,7 +313,7 @@ export async function openBuildSnapshot(url) {
     const memory = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
     if (memory.length === 0) notASnapshot();
     parts.reduce((at, part) => (memory.set(part, at), at + part.length), 0);
-    return { header, memory, filled: Promise.resolve(), cancel, msLeft: async () => 0, soonEnough: async () => true };
+    return { header, memory, filled: Promise.resolve(), cancel, msLeft: async () => 0, soonEnough: async () => ({ soon: true }) };
   }
   const memory = new Uint8Array(header.memory);
   memory.set(pending.subarray(0, memory.length));
@@ -424,9 +421,10 @@ export async function startSession({ profile = 'default', flavour, pyodideURL, i
     // The build's snapshot on a network too slow to bring it sooner than Python starts is given up before
     // Pyodide's files are asked for: downloading beside them, it took its share of the network for nothing (on
     // 3 Mbit/s, Python was Ready some 10 s later). Its download stops with it.
-    if (offered && fromBuild && !(await offered.soonEnough(SLOWER_THAN_A_START_MS, EARLY_WINDOW_MS))) {
+    const early = offered && fromBuild ? await offered.soonEnough(SLOWER_THAN_A_START_MS, EARLY_WINDOW_MS) : { soon: true };
+    if (!early.soon) {
       offered.cancel();
-      snapshotRefused = `the rest of it would take ${(offered.soonEnough.left / 1000).toFixed(1)} s to download, longer than starting Python`;
+      snapshotRefused = `the rest of it would take ${(early.leftMs / 1000).toFixed(1)} s to download, longer than starting Python`;
       offered = null;
     }
     const options = {

@@ -84,22 +84,24 @@ function untilGivenUp(response, download) {
     },
     cancel: () => download.abort(),
   });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: headersOf(response) });
+}
+
+/** `response`'s headers with `extra`; a body the browser has decoded loses its encoding and the length sent. */
+function headersOf(response, extra = {}) {
   const headers = new Headers(response.headers);
-  if (headers.has('Content-Encoding')) { // the body is already decoded: its length is not the one sent
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  if (headers.has('Content-Encoding')) {
     headers.delete('Content-Encoding');
     headers.delete('Content-Length');
   }
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  return headers;
 }
 
-/** A response with `extra` headers; the body is already decoded, so its encoding and length headers go. */
+/** A response with `extra` headers. */
 function withHeaders(response, extra) {
   if (response.type === 'opaque' || response.status === 0) return response;
-  const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-  headers.delete('Content-Encoding');
-  headers.delete('Content-Length');
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: headersOf(response, extra) });
 }
 
 // A page, network first (a new deployment shows at once), the cache when offline; a file of the site, from the
