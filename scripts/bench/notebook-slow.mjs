@@ -6,8 +6,8 @@
 // loads); it reports when Python was Ready (or that it was not within the limit), whether it was restored
 // from the build's snapshot, and the longest time the loading line stood still (its seconds counter counts as
 // moving: it says what is waited for), and what a page that could not start said. Prints one JSON object. With
-// --trace, each visit also prints each request the throttle passed on
-// (when it came, when the first and last bytes of its answer went out, and how many) and each line.
+// --trace, each visit also prints each request the throttle passed on (when it came, when the first and last
+// bytes of its answer went out, and how many) and each line.
 import net from 'node:net';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -28,14 +28,14 @@ const TRACE = args.includes('--trace'); // each visit also prints its requests a
 const site = option('site', fileURLToPath(new URL('../../dist/site/', import.meta.url)));
 if (!existsSync(`${site}/notebook.html`)) throw new Error(`no notebook.html in ${site}: npm run build:site first`);
 
-// What the throttle passed on for each request of the current visit (printed for a visit not Ready with --trace):
+// What the throttle passed on for each request of the current visit (printed with --trace):
 // when it came, when the first and last bytes of what followed it on its connection went out, and how many.
 let requests = [];
 
 /**
  * A TCP proxy in front of `port` that delays what the host sends by `LATENCY` and shares one rate among all
- * connections, 16 KB at a time, as a slow link would. It passes the bytes on untouched: an HTTP proxy of mine that
- * re-sent each response made page loads fail that never fail over a real link or the kernel's rate limit.
+ * connections, 16 KB at a time, as a slow link would. It passes the bytes on untouched: an HTTP proxy that re-sent
+ * each response (this benchmark's before) made page loads fail that never fail over the kernel's rate limit.
  */
 function throttle(port) {
   let free = Date.now(); // when the shared link is next free
