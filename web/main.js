@@ -64,10 +64,8 @@ let drawer = null;
 boot();
 
 async function boot() {
-  // The single file may hold its first step drawn at build time (scripts/prerender-single-file.mjs): that step is
-  // painted first, in a frame of its own, before the page's own start (the core, the compute, the drawing) takes
-  // the main thread; else the first frame would come only after all of it.
-  if (document.documentElement.dataset.firstStep === 'drawn') await afterPaint();
+  // (The single file may hold its first step drawn at build time: then this module runs only once that step is
+  // painted, scripts/prerender-single-file.mjs.)
   // The page's scripts are one bundle; the WebAssembly starts loading at once, KaTeX once the numbers are shown.
   torch = await loadCore({ step: els.step, nav: [els.prev, els.next], backend: els.backend });
   if (!torch) return;

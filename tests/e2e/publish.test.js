@@ -178,10 +178,11 @@ test('dist/attention-lab.html: one file, its first step drawn into it, its scrip
   const linksIn = (text) => [...text.replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/g, '').matchAll(/\b(?:src|href)="([^"]*)"/g)]
     .map((m) => m[1]).filter((u) => !u.startsWith('data:') && !u.startsWith('#'));
   const drawnStep = /<article [^>]*data-drawn=""[\s\S]*?<\/article>/.exec(html)?.[0] ?? '';
-  // the only links to other files are the bench and notebook pages', which this edition hides (the drawn step's
-  // "Open in notebook" too)
+  // the only links to other files are the bench and notebook pages', which this edition hides (the drawn step
+  // ends at its results, before its "Open in notebook")
+  assert.ok(drawnStep.includes('class="results"'));
   assert.deepEqual(linksIn(html.replace(drawnStep, '')), ['./bench.html', './notebook.html']);
-  assert.deepEqual([...new Set(linksIn(drawnStep))], ['./notebook.html']);
+  assert.deepEqual(linksIn(drawnStep), []);
   assert.match(html, /<html lang="en" data-edition="single-file">/);
   const d = directives(policyOf(html));
   assert.deepEqual(d.get('default-src'), ["'none'"]);
@@ -197,6 +198,8 @@ test('dist/attention-lab.html: one file, its first step drawn into it, its scrip
   const modules = run.filter(([attributes]) => /type="module"/.test(attributes));
   assert.equal(modules.length, 1, 'one module runs as the file is read');
   assert.match(modules[0][2], /performance\.mark\(`page:first-step`\)/, 'the page’s module');
+  // whose top-level code runs once the drawn step is painted (when there is one)
+  assert.match(modules[0][2], /^if \(window\.bootDrawnPainted\) await window\.bootDrawnPainted;\n/);
   assert.doesNotMatch(modules[0][2], /KaTeX parse error/, 'KaTeX in the page’s module');
   assert.ok(inert.some(([attributes, , code]) => /data-chunk="katex-[\w-]+\.js"/.test(attributes) && /KaTeX parse error/.test(code)), 'KaTeX, inert');
   // the diagnose search too (run in the offline test below), which imports what it shares with the page through a
@@ -216,9 +219,12 @@ test('dist/attention-lab.html: one file, its first step drawn into it, its scrip
   assert.match(styles[1], /^\[data-first-step=drawn\] #step > \.loading\{display:none\}\n\[data-first-step=live\] #step > \[data-drawn\]\{display:none\}(\n#step \.fs\d+\{[^{}]+\})+$/);
   assert.deepEqual(d.get('style-src').sort(), [...styles, ...carried].map(sha256).sort(), 'one hash per style, the carried one included');
   // Its first step is drawn into it, between the step's "Loading…" and the element the first frame waits for
-  // (#first-step-end); a script in the head keeps one of the two rel=expect links: that one, or the file's last
-  // element (#end-of-file) for a visitor the drawing is not for, whose first frame is then the module's first step.
-  assert.match(html, /<link rel="expect" href="#first-step-end" blocking="render" \/>\s*<link rel="expect" href="#end-of-file" blocking="render" \/>\s*<script>[\s\S]*?dataset\.firstStep[\s\S]*?<\/script>\s*<style>/);
+  // (#first-step-end); a script in the head, before the boot script (which unpacks the core after the drawn step's
+  // paint), keeps one of the two rel=expect links: that one, or the file's last element (#end-of-file) for a
+  // visitor the drawing is not for, whose first frame is then the module's first step.
+  assert.match(html, /<link rel="expect" href="#first-step-end" blocking="render" \/>\s*<link rel="expect" href="#end-of-file" blocking="render" \/>\s*<script>[\s\S]*?dataset\.firstStep[\s\S]*?window\.bootDrawnPainted = [\s\S]*?<\/script>\s*<script data-core-gzip="/);
+  assert.equal(html.match(/<link rel="expect"/g).length, 2);
+  assert.match(html, /<style>\[data-first-step=drawn\][^<]*<\/style>\s*<\/head>/);
   assert.match(html, new RegExp(`<div id="step" class="step-host" aria-busy="true">\\s*<div class="loading" role="status">[\\s\\S]*?</div>\\s*<article class="step" data-step="${STEPS[0].id}"[^>]*data-drawn=""[\\s\\S]*?</article></div><template id="first-step-end"></template><script>[^<]*performance\\.mark\\('page:first-step'\\)[^<]*</script>`));
   assert.doesNotMatch(html.slice(html.indexOf('<body'), html.indexOf('id="first-step-end"')), /\sstyle="/, 'a style attribute, which the policy refuses, in the drawn step');
   assert.match(html, /<script type="module">[\s\S]*?<\/script>\s*<template id="end-of-file"><\/template>\s*<\/body>/, 'the module, last');
@@ -237,11 +243,14 @@ test('dist/attention-lab.html from file:// with the network off: its drawn first
   await page.addInitScript(recordFirstScreen);
   await page.goto(`file://${singleFile}`);
   await waitForStep(page, STEPS[0].id);
-  // The first frame is the step the build drew into the file, whole; the page's own takes its place without a
-  // part moving or a number changing.
+  // The first frame is the step the build drew into the file, as far as the first screen shows it (its results
+  // reach below this window: the parts after them are the page's to draw, as in its own first frame); the page's
+  // own step takes its place without a part moving or a number changing.
   const first = await page.evaluate(() => window.firstScreen);
   assert.equal(first.drawn, true, 'the first frame held the drawn step');
   assert.deepEqual(first.left, [], 'parts of the drawn step left out of the first frame');
+  assert.ok(first.resultsBottom >= 800, `the results end at ${first.resultsBottom} px, on the first screen`);
+  assert.equal(first.places.at(-1)[0].split(' ')[0], 'results', 'the drawn step goes on past the first screen');
   const live = await page.evaluate(() => ({
     drawn: document.querySelectorAll('[data-drawn]').length,
     places: [...document.querySelectorAll('#step > article > *')].map(window.placeInStep),

@@ -92,38 +92,46 @@
     var packed = script.getAttribute('data-core-gzip');
     if (!packed || !simd) return; // without SIMD the loader says what to do instead
     script.removeAttribute('data-core-gzip'); // the page's copy of the text is not needed again
-    var compiled;
-    if (typeof DecompressionStream !== 'function' || typeof Response !== 'function') {
-      compiled = Promise.reject(new Error('this browser cannot unpack the page’s inlined WebAssembly (it has no ' +
-        'DecompressionStream): update it (Chrome 80, Firefox 113, Safari 16.4 and later), or open the published site'));
-    } else {
-      var bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(packed) : Uint8Array.from(atob(packed), function (c) {
-        return c.charCodeAt(0);
-      });
-      // a stream of the bytes made here (a Blob's would send them to the browser process and back), ended in a
-      // task of its own: the compilation's end, which waits for its functions to be validated on other threads,
-      // then waits there, after the parser has read on, instead of in this script, which holds the parser
-      var gzipped = new ReadableStream({
-        start: function (controller) {
-          controller.enqueue(bytes);
-          var later = new MessageChannel(); // a task soon after this one (a timer's is throttled in a hidden tab)
-          later.port1.onmessage = function () {
-            later.port1.close();
-            try {
-              controller.close();
-            } catch (alreadyEnded) {
-              // the inflating or the compilation failed first (the loader reports that), which cancelled this stream
-            }
-          };
-          later.port2.postMessage(null);
-        },
-      });
-      var wasm = new Response(gzipped.pipeThrough(new DecompressionStream('gzip')), {
-        headers: { 'Content-Type': 'application/wasm' },
-      });
-      compiled = WebAssembly.compileStreaming ? WebAssembly.compileStreaming(wasm) : wasm.arrayBuffer().then(compileBytes);
-    }
+    // when the file's first step is drawn into it, after that step's paint (scripts/prerender-single-file.mjs):
+    // the unpacking holds this thread for milliseconds, and the compiling the machine's other cores
+    var painted = window.bootDrawnPainted;
+    var compiled = painted ? painted.then(function () {
+      return unpackAndCompile(packed);
+    }) : unpackAndCompile(packed);
     compiled.catch(function () {}); // reported by the loader, which takes it (not as an unhandled rejection now)
     window.bootCore = { url: 'inline', compiled: compiled };
+  }
+
+  /** The compilation of the gzipped, base64 core `packed`. */
+  function unpackAndCompile(packed) {
+    if (typeof DecompressionStream !== 'function' || typeof Response !== 'function') {
+      return Promise.reject(new Error('this browser cannot unpack the page’s inlined WebAssembly (it has no ' +
+        'DecompressionStream): update it (Chrome 80, Firefox 113, Safari 16.4 and later), or open the published site'));
+    }
+    var bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(packed) : Uint8Array.from(atob(packed), function (c) {
+      return c.charCodeAt(0);
+    });
+    // a stream of the bytes made here (a Blob's would send them to the browser process and back), ended in a
+    // task of its own: the compilation's end, which waits for its functions to be validated on other threads,
+    // then waits there, after the parser has read on, instead of in this script, which holds the parser
+    var gzipped = new ReadableStream({
+      start: function (controller) {
+        controller.enqueue(bytes);
+        var later = new MessageChannel(); // a task soon after this one (a timer's is throttled in a hidden tab)
+        later.port1.onmessage = function () {
+          later.port1.close();
+          try {
+            controller.close();
+          } catch (alreadyEnded) {
+            // the inflating or the compilation failed first (the loader reports that), which cancelled this stream
+          }
+        };
+        later.port2.postMessage(null);
+      },
+    });
+    var wasm = new Response(gzipped.pipeThrough(new DecompressionStream('gzip')), {
+      headers: { 'Content-Type': 'application/wasm' },
+    });
+    return WebAssembly.compileStreaming ? WebAssembly.compileStreaming(wasm) : wasm.arrayBuffer().then(compileBytes);
   }
 })();
