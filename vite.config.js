@@ -15,6 +15,7 @@ import { defineConfig } from 'vite';
 import { viteSingleFile } from 'vite-plugin-singlefile';
 
 import { PYTHON_FILES } from './notebook/python-files.js';
+import { asciiHtml } from './scripts/ascii-html.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 // A Content-Security-Policy source allowing an inline script or style with exactly this text.
@@ -428,6 +429,22 @@ function withoutKatexStyle(html) {
   return { html: html.slice(0, style.index) + style[1] + page + style[3] + html.slice(style.index + style[0].length), katexStyle };
 }
 
+/** The single file in ASCII alone, so that Chromium reads it in 8-bit characters (scripts/ascii-html.mjs). */
+function asciiOnly() {
+  return {
+    name: 'attention:ascii-only',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post', // after inertChunks, before hashedPolicy hashes the scripts and styles as they end up
+      handler(_options, bundle) {
+        for (const file of Object.values(bundle)) {
+          if (file.fileName.endsWith('.html')) file.source = asciiHtml(String(file.source), file.fileName);
+        }
+      },
+    },
+  };
+}
+
 /** After inlining: a policy that allows exactly the inline scripts and styles, by their SHA-256. */
 function hashedPolicy() {
   return {
@@ -504,7 +521,7 @@ export default defineConfig(({ mode }) =>
         ...shared,
         publicDir: false,
         // the plugin inlines the stylesheet only; the chunks are carried by inertChunks()
-        plugins: [katexFaces(), katexStyleBounds(), singleFileEdition(), viteSingleFile({ useRecommendedBuildConfig: false, inlinePattern: ['*.css'], outputFileName: 'attention-lab.html' }), inertChunks(), hashedPolicy()],
+        plugins: [katexFaces(), katexStyleBounds(), singleFileEdition(), viteSingleFile({ useRecommendedBuildConfig: false, inlinePattern: ['*.css'], outputFileName: 'attention-lab.html' }), inertChunks(), asciiOnly(), hashedPolicy()],
         build: {
           ...shared.build,
           outDir: here('dist'),
@@ -519,7 +536,8 @@ export default defineConfig(({ mode }) =>
             // KaTeX and the diagnose search (its parser of printouts aside, which the page's box uses), which the
             // first step does not use, chunks of their own; everything else the page's module (what the search
             // shares with it, the core's API and the chapter, it imports through pageExports)
-            output: { codeSplitting: { groups: [{ name: 'page', test: (id) => !LATER.test(id) }] } },
+            // (written in ASCII: asciiOnly)
+            output: { codeSplitting: { groups: [{ name: 'page', test: (id) => !LATER.test(id) }] }, charset: 'ascii' },
           },
         },
       }

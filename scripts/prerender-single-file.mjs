@@ -18,6 +18,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { asciiHtml } from './ascii-html.mjs';
+
 const file = process.argv[2] ?? fileURLToPath(new URL('../dist/attention-lab.html', import.meta.url));
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -105,7 +107,7 @@ if (!host.test(html) || !html.includes(endLink) || !policy.test(html) || !html.i
 const drawn = await drawFirstStep();
 // The drawn step or the page's "Loading…", whichever the head's script chose; the page's own step replaces both.
 const rules = ['[data-first-step=drawn] #step > .loading{display:none}', '[data-first-step=live] #step > [data-drawn]{display:none}', ...drawn.rules].join('\n');
-const step = drawn.html;
+const step = asciiHtml(drawn.html, 'the drawn step'); // as the rest of the file (scripts/ascii-html.mjs)
 const GUARD = guard(drawn.hash);
 const [, moduleCode] = modules[0];
 html = html

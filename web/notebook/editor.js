@@ -21,7 +21,7 @@ const highlight = HighlightStyle.define([
 
 // The editor's frame, in the page's colours (CSS variables cross the shadow boundary; selectors do not).
 const frame = EditorView.theme({
-  '&': { fontFamily: 'var(--mono)', fontSize: '0.9rem', background: 'var(--code-bg)', color: 'var(--fg)' },
+  '&': { fontFamily: 'var(--mono)', fontSize: 'var(--text-md)', background: 'var(--code-bg)', color: 'var(--fg)' },
   '&.cm-focused': { outline: 'none' },
   '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--fg)' },
   '.cm-activeLine': { background: 'color-mix(in srgb, var(--accent-weak) 55%, transparent)' },

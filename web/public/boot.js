@@ -102,7 +102,7 @@
     window.bootCore = { url: 'inline', compiled: compiled };
   }
 
-  /** The compilation of the gzipped, base64 core `packed`. */
+  /** The compilation of the core, gzipped and in base64 (packed). */
   function unpackAndCompile(packed) {
     if (typeof DecompressionStream !== 'function' || typeof Response !== 'function') {
       return Promise.reject(new Error('this browser cannot unpack the page’s inlined WebAssembly (it has no ' +
