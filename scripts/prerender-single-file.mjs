@@ -32,7 +32,7 @@ const VIEW = { viewport: { width: 1280, height: 800 }, colorScheme: 'light', has
 // At the top of the head, before the boot script: rendering waits for the end of the drawn step
 // (#first-step-end) or for the end of the file (#end-of-file, as without a drawing); the link not taken is removed
 // before the body is parsed. window.bootDrawnPainted: once the drawn step is painted (a task queued from its
-// frame's animation callback runs after that paint; at once in a hidden tab, which paints nothing).
+// frame's animation callback runs after that paint), or the tab is hidden (which paints nothing).
 const guard = (hash) => `
 (function () {
   var drawn = ${forWhom(hash)};
@@ -40,8 +40,10 @@ const guard = (hash) => `
   var other = document.querySelector('link[rel=expect][href="#' + (drawn ? 'end-of-file' : 'first-step-end') + '"]');
   if (other) other.remove();
   if (drawn) window.bootDrawnPainted = new Promise(function (painted) {
-    if (document.visibilityState === 'hidden') painted();
-    else requestAnimationFrame(function () { setTimeout(painted); });
+    var hidden = function () { if (document.visibilityState === 'hidden') painted(); };
+    hidden();
+    document.addEventListener('visibilitychange', hidden);
+    requestAnimationFrame(function () { setTimeout(painted); });
   });
 })();
 `;

@@ -184,6 +184,8 @@ test('dist/attention-lab.html: one file, its first step drawn into it, its scrip
   assert.deepEqual(linksIn(html.replace(drawnStep, '')), ['./bench.html', './notebook.html']);
   assert.deepEqual(linksIn(drawnStep), []);
   assert.match(html, /<html lang="en" data-edition="single-file">/);
+  // in ASCII alone, which Chromium reads in 8-bit strings (scripts/ascii-html.mjs)
+  assert.deepEqual(html.match(/[^\x00-\x7f]/g), null, 'characters outside ASCII in the single file');
   const d = directives(policyOf(html));
   assert.deepEqual(d.get('default-src'), ["'none'"]);
   // KaTeX is inert text until the page imports it after its first paint (web/boot-chunks.js makes a module of
