@@ -106,9 +106,9 @@ function fontLookups(events) {
 
 /**
  * Where the main thread's CPU time (ms) to 'bench:painted' went, from the same trace: compiling the page's module
- * (v8.compileModule), the task that ran it to its first numbers (the one holding the mark 'page:first-step', with
- * the first screen's style and layout that follow the mark in it), the tasks after it to the paint (the first
- * frame), and the wall time spent waiting on font requests.
+ * (v8.compileModule), the task that holds the mark 'page:first-step' (the module's run to its first numbers, or
+ * the parser's task that read a drawn step), the tasks after it to the paint (the first frame among them), and the
+ * wall time spent waiting on font requests.
  */
 function mainThreadPhases(events) {
   const painted = events.find((e) => e.name === 'bench:painted');
@@ -315,8 +315,8 @@ function singleSummary({ single, singleFloor }, singleFile) {
       overFloor: median(single.map((l) => l.cpuMs)) / median(singleFloor.map((l) => l.cpuMs)) } : null,
     // its requests for the system's fonts before that paint (each a wait for the browser process; Linux only)
     singleFontLookups: single.length ? { single: median(single.map((l) => l.fonts)), floor: median(singleFloor.map((l) => l.fonts)) } : null,
-    // that CPU time by phase (medians): the page's module compiled, run to the first numbers (with the first
-    // screen's layout), the frame after; and the wall time its font requests waited
+    // that CPU time by phase (medians): the page's module compiled, the task that holds the first-numbers mark
+    // (the parser's, for a drawn step), the tasks after it to the paint; and the wall time its font requests waited
     singlePhasesMs: single.length ? Object.fromEntries([['single', single], ['floor', singleFloor]].map(([name, loads]) => [name,
       Object.fromEntries(['compile', 'run', 'frame', 'fontWait'].map((k) => [k, median(loads.map((l) => l.phases?.[k] ?? NaN))]))])) : null,
   };
