@@ -159,6 +159,10 @@ test("on a network too slow to bring the build's snapshot before Python starts, 
   const then = first.bytes;
   await page.waitForTimeout(1000);
   assert.equal(first.bytes, then, 'nothing more was sent once given up');
+  // Python started here keeps a snapshot of its own, so keeping the site for offline use leaves the build's out
+  await page.waitForFunction(() => document.documentElement.dataset.offline === 'kept', null, { timeout: 120_000 });
+  assert.ok(await keptSnapshot(page), 'the notebook keeps the snapshot it made');
+  assert.equal(asked.length, 1, 'the build\'s snapshot asked for again to keep the site');
   assertNoProblems(page);
   await closePage(page);
 });

@@ -27,14 +27,23 @@ self.addEventListener('activate', (event) => event.waitUntil((async () => {
 const early = (file) => file.startsWith('pyodide/') || file === 'notebook-python-snapshot.gz';
 const KEEP_ORDER = [...SITE_FILES].sort((a, b) => Number(early(b)) - Number(early(a)));
 
-/** Every file of the site into the cache (those already there stay), at low priority; `report(done)` after each. */
+// The build's snapshot of Python, and the one the notebook made itself and keeps in this cache (web/notebook/view.js):
+// once that one is there, Python is restored from it, and the build's 6 MB need not come.
+const SNAPSHOT = new URL('notebook-python-snapshot.gz', scope).href;
+const OWN_SNAPSHOT = new URL('notebook-python-snapshot', scope).href;
+
+/**
+ * Every file of the site into the cache (those already there stay; the build's snapshot not once the notebook
+ * keeps its own), at low priority; `report(done)` after each.
+ */
 async function keepSite(report) {
   const cache = await caches.open(CACHE);
   const kept = new Set((await cache.keys()).map((r) => r.url));
   let done = 0;
   for (const file of KEEP_ORDER) {
     const url = new URL(file, scope).href;
-    if (!kept.has(url)) {
+    const needed = url !== SNAPSHOT || !(await cache.match(OWN_SNAPSHOT));
+    if (!kept.has(url) && needed) {
       const response = await fetch(url, { cache: 'no-cache', priority: 'low' });
       if (response.ok) await cache.put(url, response);
     }
@@ -68,10 +77,9 @@ self.addEventListener('message', (event) => {
     .then(() => port?.postMessage({ kept: true, build: BUILD }), (error) => port?.postMessage({ failed: String(error) })));
 });
 
-// The build's snapshot of Python, which a first visit on a slow network gives up as it arrives (notebook/session.js):
-// its download, copy and all, then stops, leaving the network to Pyodide's files (the site's copy comes later, when
-// the notebook asks to keep the site).
-const SNAPSHOT = new URL('notebook-python-snapshot.gz', scope).href;
+// The build's snapshot of Python (SNAPSHOT), which a first visit on a slow network gives up as it arrives
+// (notebook/session.js): its download, copy and all, then stops, leaving the network to Pyodide's files (the site's
+// copy comes later, when the notebook asks to keep the site, unless it keeps its own snapshot by then).
 
 /** `response` as the page receives it, its download stopped once the page cancels it. */
 function untilGivenUp(response, download) {

@@ -32,6 +32,7 @@ const els = {
 let notebook = null; // the loaded Notebook, once Python is ready
 let ready = null; // resolves to it
 let snapshotRead = null; // the look in the cache for the snapshot kept (resolves to its bytes or null)
+let snapshotStored = null; // the keeping of the snapshot this start made, if it made one (resolves once done)
 let running = 0; // cells queued or running
 let counter = 0; // Jupyter's execution count
 const cells = []; // { root, kind, view | text, output, countEl, printed, run }
@@ -676,7 +677,10 @@ async function buildCache() {
   return answer?.cache && answer.build !== 'dev' ? answer.cache : null;
 }
 
-/** { snapshot: promise of the kept bytes or null, keep(bytes) }: what loadNotebook restores from and keeps. */
+/**
+ * { snapshot: promise of the kept bytes or null, keep(bytes), stored(): the last keep done }: what loadNotebook
+ * restores from and keeps.
+ */
 function snapshotStore() {
   const cacheName = buildCache().catch(() => null);
   const snapshot = cacheName.then(async (name) => {
@@ -690,7 +694,9 @@ function snapshotStore() {
     if (!name || !(await caches.has(name))) return;
     await (await caches.open(name)).put(SNAPSHOT_URL, new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream' } }));
   };
-  return { snapshot, keep: (bytes) => { keep(bytes).catch(() => {}); } }; // a full disk: the next visit starts Python
+  let stored = Promise.resolve();
+  // a full disk: the next visit starts Python
+  return { snapshot, keep: (bytes) => { stored = keep(bytes).catch(() => {}); }, stored: () => stored };
 }
 
 /** The notebook this tab opens: a link's as a new one (or the same one again on a reload), else the last one. */
@@ -755,6 +761,7 @@ function loadPython(profile) {
   }, 200);
   const snapshots = snapshotStore();
   snapshotRead = snapshots.snapshot;
+  snapshotStored = snapshots.stored;
   ready = buildSnapshotURL().then((snapshotURL) => loadNotebook({
     profile,
     snapshot: snapshots.snapshot,
@@ -806,8 +813,9 @@ async function pythonReady() {
   showMode();
   document.documentElement.dataset.ready = 'python';
   // The cells run while Python started come first: keeping the site (some 20 files fetched and written to the
-  // cache on a first visit) would share the two cores with their first run.
-  cellsDone(5000).then(keepSiteOffline);
+  // cache on a first visit) would share the two cores with their first run. And a snapshot this start made is
+  // kept first: the service worker then leaves the build's (6 MB) out.
+  cellsDone(5000).then(() => snapshotStored?.()).then(keepSiteOffline);
 }
 
 /**
