@@ -9,9 +9,9 @@ const codePoint = (char) => char.codePointAt(0);
 const inMarkup = (text) => text.replace(NON_ASCII, (char) => `&#${codePoint(char)};`);
 // a CSS escape ends at its first non-hex character, or at the one space after it, which it takes
 const inCss = (text) => text.replace(NON_ASCII, (char) => `\\${codePoint(char).toString(16)} `);
-// in UTF-16 units, \uXXXX: a \u{...} escape in a regular expression without the u flag means a letter u repeated
-const inScript = (text) => text.replace(NON_ASCII, (char) =>
-  [...Array(char.length).keys()].map((i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
+// in UTF-16 units (no u flag: a character above U+FFFF is matched as its two), \uXXXX: a \u{...} escape in a
+// regular expression without the u flag means a letter u repeated
+const inScript = (text) => text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * `html` with every character above U+007F escaped: as a character reference in markup, a CSS escape in a

@@ -22,15 +22,15 @@ self.addEventListener('activate', (event) => event.waitUntil((async () => {
   await self.clients.claim();
 })()));
 
-// Pyodide and the build's snapshot of Python first: what a notebook waits for is what a page warming it up
-// should have early (with the snapshot kept, the notebook restores Python instead of starting it).
-const early = (file) => file.startsWith('pyodide/') || file === 'notebook-python-snapshot.gz';
-const KEEP_ORDER = [...SITE_FILES].sort((a, b) => Number(early(b)) - Number(early(a)));
-
 // The build's snapshot of Python, and the one the notebook made itself and keeps in this cache (web/notebook/view.js):
 // once that one is there, Python is restored from it, and the build's 6 MB need not come.
 const SNAPSHOT = new URL('notebook-python-snapshot.gz', scope).href;
 const OWN_SNAPSHOT = new URL('notebook-python-snapshot', scope).href;
+
+// Pyodide and the build's snapshot of Python first: what a notebook waits for is what a page warming it up
+// should have early (with the snapshot kept, the notebook restores Python instead of starting it).
+const early = (file) => file.startsWith('pyodide/') || new URL(file, scope).href === SNAPSHOT;
+const KEEP_ORDER = [...SITE_FILES].sort((a, b) => Number(early(b)) - Number(early(a)));
 
 /**
  * Every file of the site into the cache (those already there stay; the build's snapshot not once the notebook
